@@ -1,0 +1,206 @@
+"""The public JSON API (see DESIGN.md): the same store and rules as the pages.
+
+Errors are `{"error": sentence}` in the language of `Accept-Language`: 400 for a body that
+is not the right shape, 403 for a missing or wrong key, 404 for an unknown game, 409 for a
+finished game or a stale version, 422 for a turn or game the rules refuse.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import rules, store
+from games.models import Game
+from games.names import clean_player_names
+from games.openapi import openapi_schema
+from games.translate import rule_error_message
+
+MAX_GAME_NAME = 80
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+View = Callable[..., HttpResponse]
+
+
+def api_view(methods: list[str]) -> Callable[[View], View]:
+    """JSON in, JSON out, every refusal as `{"error": ...}` with its status."""
+
+    def decorate(view: View) -> View:
+        @csrf_exempt
+        @require_http_methods(methods)
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            try:
+                return view(request, *args, **kwargs)
+            except ApiError as error:
+                return JsonResponse({"error": error.message}, status=error.status)
+            except Game.DoesNotExist:
+                return JsonResponse({"error": _("There is no such game.")}, status=404)
+            except store.StaleVersionError:
+                return JsonResponse(
+                    {"error": _("The game changed since you last looked. Nothing was recorded.")},
+                    status=409,
+                )
+            except rules.GameOverError as error:
+                return JsonResponse({"error": rule_error_message(error)}, status=409)
+            except rules.RuleError as error:
+                return JsonResponse({"error": rule_error_message(error)}, status=422)
+
+        return wrapped
+
+    return decorate
+
+
+@api_view(["POST"])
+def create_game(request: HttpRequest) -> HttpResponse:
+    body = _json_object(request)
+    unknown = set(body) - {"name", "players", "rules"}
+    if unknown:
+        raise ApiError(400, _("Unknown field: %(field)s.") % {"field": sorted(unknown)[0]})
+    players = body.get("players")
+    if not isinstance(players, list):
+        raise ApiError(400, _("“players” must be a list of names in seat order."))
+    try:
+        names = clean_player_names(players)
+    except ValidationError as error:
+        raise ApiError(422, error.messages[0]) from None
+    name = body.get("name", "")
+    if not isinstance(name, str) or len(name.strip()) > MAX_GAME_NAME:
+        raise ApiError(
+            400, _("“name” must be text of at most %(most)s characters.") % {"most": MAX_GAME_NAME}
+        )
+    raw_rules = body.get("rules", {})
+    if not isinstance(raw_rules, dict):
+        raise ApiError(400, _("“rules” must be an object of named options."))
+    ruleset = rules.RuleSet.from_dict(raw_rules)
+    game, host_key = store.create_game(name.strip() or ", ".join(names), names, ruleset)
+    return JsonResponse(game_state(game) | {"host_key": host_key}, status=201)
+
+
+@api_view(["GET"])
+def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
+    return JsonResponse(game_state(Game.objects.get(pk=game_id)))
+
+
+@api_view(["POST"])
+def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_for_host(request, game_id)
+    body = _json_object(request)
+    unknown = set(body) - {"total", "hunt", "target", "heal", "version"}
+    if unknown:
+        raise ApiError(400, _("Unknown field: %(field)s.") % {"field": sorted(unknown)[0]})
+    total = _int_field(body, "total", required=True)
+    assert total is not None
+    hunt = _int_field(body, "hunt")
+    target = _int_field(body, "target")
+    heal = body.get("heal", False)
+    if not isinstance(heal, bool):
+        raise ApiError(400, _("“heal” must be true or false."))
+    seat_count = game.seats.count()
+    if target is not None and not 1 <= target <= seat_count:
+        raise ApiError(
+            422, _("“target” is a seat number from 1 to %(seats)s.") % {"seats": seat_count}
+        )
+    turn = rules.Turn(total, hunt, None if target is None else target - 1, heal)
+    store.record_turn(game.pk, turn, version=_int_field(body, "version"))
+    return JsonResponse(game_state(Game.objects.get(pk=game.pk)), status=201)
+
+
+@api_view(["DELETE"])
+def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
+    game = _game_for_host(request, game_id)
+    raw_version = request.GET.get("version")
+    version = None
+    if raw_version is not None:
+        try:
+            version = int(raw_version)
+        except ValueError:
+            raise ApiError(400, _("“version” must be a whole number.")) from None
+    store.undo_last_turn(game.pk, version=version)
+    return JsonResponse(game_state(Game.objects.get(pk=game.pk)))
+
+
+@require_GET
+def schema(request: HttpRequest) -> HttpResponse:
+    return JsonResponse(openapi_schema())
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """The game as the API shows it: seats and turns numbered from 1, everything derived."""
+    snapshot = store.load_snapshot(game)
+    position = snapshot.position
+    next_roller = position.next_roller
+    return {
+        "id": game.pk,
+        "name": game.name,
+        "rules": snapshot.rules.to_dict(),
+        "seats": [
+            {
+                "seat": seat + 1,
+                "name": name,
+                "points": position.points[seat],
+                "out": position.is_out(seat),
+            }
+            for seat, name in enumerate(snapshot.names)
+        ],
+        "turns": [
+            {
+                "number": stored.number,
+                "roller": stored.row.roller + 1,
+                "total": stored.row.turn.total,
+                "hunt": stored.row.turn.hunt,
+                "target": None if stored.row.turn.target is None else stored.row.turn.target + 1,
+                "heal": stored.row.turn.heal,
+                "effect": stored.row.effect.value,
+                "cells": list(stored.row.cells),
+            }
+            for stored in snapshot.rows
+        ],
+        "next_roller": None if next_roller is None else next_roller + 1,
+        "winners": [seat + 1 for seat in position.winners],
+        "finished": position.finished,
+        "version": game.version,
+    }
+
+
+def _game_for_host(request: HttpRequest, game_id: str) -> Game:
+    game = Game.objects.get(pk=game_id)
+    if not game.check_host_key(request.headers.get("X-Host-Key")):
+        raise ApiError(403, _("This needs the game's host key in the X-Host-Key header."))
+    return game
+
+
+def _json_object(request: HttpRequest) -> dict[str, Any]:
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, _("The request body is not valid JSON.")) from None
+    if not isinstance(body, dict):
+        raise ApiError(400, _("The request body must be a JSON object."))
+    return body
+
+
+def _int_field(body: dict[str, Any], key: str, *, required: bool = False) -> int | None:
+    value = body.get(key)
+    if value is None:
+        if required:
+            raise ApiError(400, _("“%(field)s” is required.") % {"field": key})
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": key})
+    return value

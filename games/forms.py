@@ -1,0 +1,188 @@
+"""The create-game form: players in seat order and the rules with their variants."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games import rules
+from games.names import clean_player_names
+from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
+from games.translate import rule_error_message
+
+DEFAULT_PLAYERS = 4
+
+
+class CreateGameForm(forms.Form):
+    name = forms.CharField(label=gettext_lazy("Name of the game"), max_length=80, required=False)
+    preset = forms.ChoiceField(
+        label=gettext_lazy("Game"),
+        choices=[
+            ("thirty", gettext_lazy("Thirty: points count down from a starting number")),
+            ("30s", gettext_lazy("30s: points count up, 30 is out")),
+        ],
+        initial="thirty",
+        widget=forms.RadioSelect,
+    )
+    start_points = forms.IntegerField(
+        label=gettext_lazy("Starting points"),
+        min_value=MIN_START_POINTS,
+        max_value=MAX_START_POINTS,
+        initial=30,
+        required=False,
+        help_text=gettext_lazy("Fewer points make a shorter game."),
+    )
+    target = forms.TypedChoiceField(
+        label=gettext_lazy("Target"),
+        choices=[(t, str(t)) for t in range(MIN_TARGET, MAX_TARGET + 1)],
+        coerce=int,
+        initial=MIN_TARGET,
+        required=False,
+        help_text=gettext_lazy("A turn must total more than this. Raising it makes hits rarer."),
+    )
+    set_aside = forms.ChoiceField(
+        label=gettext_lazy("Setting dice aside"),
+        choices=[
+            ("any", gettext_lazy("Keep as many dice as you like after each roll")),
+            ("one", gettext_lazy("Exactly one die per roll: six rolls every turn")),
+        ],
+        initial="any",
+        widget=forms.RadioSelect,
+    )
+    on_failure = forms.ChoiceField(
+        label=gettext_lazy("A turn that fails"),
+        choices=[
+            ("nothing", gettext_lazy("Costs nothing")),
+            ("one", gettext_lazy("Costs the roller one point")),
+            ("shortfall", gettext_lazy("Costs the roller what they fell short by")),
+        ],
+        initial="nothing",
+        widget=forms.RadioSelect,
+        required=False,
+    )
+    empty_seat_lost = forms.BooleanField(
+        label=gettext_lazy("Damage is lost at an empty seat"),
+        required=False,
+        help_text=gettext_lazy(
+            "Points aimed at a player who is out disappear instead of going on to the next player."
+        ),
+    )
+    hunt_margin = forms.BooleanField(
+        label=gettext_lazy("Hunt with as many dice as the margin"),
+        required=False,
+        help_text=gettext_lazy("Beat the target by three and you hunt with three dice, not six."),
+    )
+    first_out = forms.BooleanField(
+        label=gettext_lazy("Shorter game"),
+        required=False,
+        help_text=gettext_lazy(
+            "The game ends as soon as anyone reaches 30; the fewest points win."
+        ),
+    )
+    healing = forms.BooleanField(
+        label=gettext_lazy("Healing"),
+        required=False,
+        help_text=gettext_lazy(
+            "Above 30 you may take the margin off your own points instead of attacking."
+        ),
+    )
+    free_for_all = forms.BooleanField(
+        label=gettext_lazy("Free for all"),
+        required=False,
+        help_text=gettext_lazy("Above 30 you attack any player still in, named before the hunt."),
+    )
+    weaker_attacks = forms.BooleanField(
+        label=gettext_lazy("Weaker attacks"),
+        required=False,
+        help_text=gettext_lazy(
+            "You may stop the hunt after any roll that found dice;"
+            " a roll that finds none ends it with no damage."
+        ),
+    )
+    precise_elimination = forms.BooleanField(
+        label=gettext_lazy("Precise elimination"),
+        required=False,
+        help_text=gettext_lazy(
+            "Only an attack landing exactly on 30 knocks a player out; one past 30 does nothing."
+        ),
+    )
+
+    THIRTY_FIELDS = ("start_points", "target", "on_failure", "empty_seat_lost", "hunt_margin")
+    THIRTY_S_FIELDS = (
+        "first_out",
+        "healing",
+        "free_for_all",
+        "weaker_attacks",
+        "precise_elimination",
+    )
+
+    def __init__(self, *args: Any, players: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players if players is not None else [""] * DEFAULT_PLAYERS
+        self.cleaned_players: list[str] = []
+        self.ruleset: rules.RuleSet | None = None
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        try:
+            self.cleaned_players = clean_player_names(self.players)
+        except ValidationError as error:
+            self.add_error(None, error)
+        if self.errors:
+            return data
+        try:
+            self.ruleset = rules.RuleSet.from_dict(self._rules_dict(data))
+        except rules.RuleError as error:
+            raise ValidationError(rule_error_message(error)) from None
+        return data
+
+    def game_name(self) -> str:
+        return self.cleaned_data.get("name", "").strip() or _("Game of %(players)s") % {
+            "players": ", ".join(self.cleaned_players[:3])
+            + ("…" if len(self.cleaned_players) > 3 else "")
+        }
+
+    @staticmethod
+    def _rules_dict(data: dict[str, Any]) -> dict[str, Any]:
+        set_aside = data.get("set_aside") or "any"
+        if data.get("preset") == "30s":
+            return {
+                "preset": "30s",
+                "set_aside": set_aside,
+                "end": "first_out" if data.get("first_out") else "last_standing",
+                "healing": bool(data.get("healing")),
+                "free_for_all": bool(data.get("free_for_all")),
+                "weaker_attacks": bool(data.get("weaker_attacks")),
+                "precise_elimination": bool(data.get("precise_elimination")),
+            }
+        return {
+            "preset": "thirty",
+            "start_points": data.get("start_points") or 30,
+            "target": data.get("target") or MIN_TARGET,
+            "set_aside": set_aside,
+            "on_failure": data.get("on_failure") or "nothing",
+            "empty_seat": "lost" if data.get("empty_seat_lost") else "carry",
+            "hunt_dice": "margin" if data.get("hunt_margin") else "six",
+        }
+
+    @classmethod
+    def initial_from(cls, ruleset: rules.RuleSet) -> dict[str, Any]:
+        """Form values that recreate a rule set: used by rematch and for editing."""
+        return {
+            "preset": ruleset.preset,
+            "start_points": ruleset.start_points,
+            "target": ruleset.target,
+            "set_aside": ruleset.set_aside,
+            "on_failure": ruleset.on_failure,
+            "empty_seat_lost": ruleset.empty_seat == "lost",
+            "hunt_margin": ruleset.hunt_dice == "margin",
+            "first_out": ruleset.end == "first_out",
+            "healing": ruleset.healing,
+            "free_for_all": ruleset.free_for_all,
+            "weaker_attacks": ruleset.weaker_attacks,
+            "precise_elimination": ruleset.precise_elimination,
+        }

@@ -1,0 +1,328 @@
+"""The dice games: validating a reported turn and deciding what it writes on the sheet.
+
+A `Position` is everything the rules need to know between turns: each seat's points and who
+rolled last. `Position.play(turn)` checks a `Turn` and returns the `Row` it writes, and
+`Position.after(row)` the position that follows. `DiceGame` keeps the rows and offers
+`push`/`pop` over them. Nothing here is stored twice: points, who is out, whose turn it is
+and the winners all follow from the rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import GameOverError, IllegalTurnError, InvalidRulesError, gettext_noop
+from .ruleset import THIRTY_S_LIMIT, RuleSet
+
+DICE = 6
+MIN_TOTAL, MAX_TOTAL = DICE * 1, DICE * 6
+MIN_PLAYERS, MAX_PLAYERS = 2, 12
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the roller reports: the total kept and, after beating the mark, the hunt.
+
+    `hunt` is how many hunt dice showed the margin (30s: dice set aside over the whole
+    chain). `target` is the seat attacked under free for all; `heal` is the 30s healing
+    choice. Seats are numbered from 0 here; the web layer shows them from 1.
+    """
+
+    total: int
+    hunt: int | None = None
+    target: int | None = None
+    heal: bool = False
+
+
+class Effect(StrEnum):
+    """What a row did, so that the sheet can explain it."""
+
+    MISSED = "missed"  # did not beat the mark; any failure cost is in the roller's cell
+    HIT = "hit"  # the hunt's damage went to the victim (possibly zero dice)
+    LOST = "lost"  # the damage was aimed at an empty seat and disappeared
+    HEALED = "healed"  # 30s healing: the roller took points off themselves
+    OVERSHOT = "overshot"  # 30s precise elimination: an attack past 30 does nothing
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the sheet: who rolled, what they reported, and the cells it wrote."""
+
+    roller: int
+    turn: Turn
+    cells: tuple[int, ...]
+    effect: Effect
+    victim: int | None = None
+    margin: int | None = None  # how far the total went past the mark, if it did
+
+
+class Step(StrEnum):
+    """The questions a turn form asks, in order."""
+
+    TOTAL = "total"
+    ACTION = "action"  # heal or attack (30s healing)
+    TARGET = "target"  # whom to attack (30s free for all)
+    HUNT = "hunt"
+
+
+ATTACK, HEAL = "attack", "heal"
+
+
+@dataclass(frozen=True)
+class Question:
+    """The next thing a turn form must ask, with only the answers the rules allow."""
+
+    step: Step
+    options: tuple[int | str, ...]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Each seat's points and who rolled last: all the rules need between turns."""
+
+    rules: RuleSet
+    points: tuple[int, ...]
+    last_roller: int | None = None
+
+    @classmethod
+    def start(cls, rules: RuleSet, players: int) -> Position:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidRulesError(
+                gettext_noop("A game has from %(low)s to %(high)s players."),
+                low=MIN_PLAYERS,
+                high=MAX_PLAYERS,
+            )
+        first = 0 if rules.counts_up else rules.start_points
+        return cls(rules, (first,) * players)
+
+    @classmethod
+    def from_cell_sums(
+        cls, rules: RuleSet, sums: Sequence[int], last_roller: int | None = None
+    ) -> Position:
+        """The position from each seat's sum of cells, as a database can add them up."""
+        return cls.start(rules, len(sums))._apply(last_roller, sums)
+
+    # -- derived standing ---------------------------------------------------------------
+
+    def is_out(self, seat: int) -> bool:
+        points = self.points[seat]
+        return points >= THIRTY_S_LIMIT if self.rules.counts_up else points <= 0
+
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        return tuple(seat for seat in range(len(self.points)) if not self.is_out(seat))
+
+    @property
+    def finished(self) -> bool:
+        if self.rules.counts_up and self.rules.end == "first_out":
+            return len(self.in_play) < len(self.points)
+        return len(self.in_play) <= 1
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over, else nothing."""
+        if not self.finished:
+            return ()
+        if self.rules.counts_up and self.rules.end == "first_out":
+            fewest = min(self.points)
+            return tuple(seat for seat, points in enumerate(self.points) if points == fewest)
+        return self.in_play
+
+    @property
+    def next_roller(self) -> int | None:
+        if self.finished:
+            return None
+        start = 0 if self.last_roller is None else self.last_roller + 1
+        return self._next_in_play(start)
+
+    # -- asking and playing -------------------------------------------------------------
+
+    def ask(
+        self, total: int | None = None, heal: bool | None = None, target: int | None = None
+    ) -> Question | None:
+        """The next question a turn form must ask, given the answers so far; None when complete.
+
+        The answers given are checked as they come, so a form never offers a choice the
+        rules would refuse at the end.
+        """
+        roller = self._roller()
+        if total is None:
+            return Question(Step.TOTAL, tuple(range(MIN_TOTAL, MAX_TOTAL + 1)))
+        self._check_total(total)
+        if total <= self.rules.beat_above:
+            return None
+        if heal is None and self.rules.healing:
+            return Question(Step.ACTION, (ATTACK, HEAL))
+        if heal:
+            self._check_heal()
+            return None
+        if self.rules.free_for_all:
+            if target is None:
+                return Question(Step.TARGET, self._targets(roller))
+            self._check_target(roller, target)
+        return Question(Step.HUNT, tuple(range(self._max_hunt(total) + 1)))
+
+    def play(self, turn: Turn) -> Row:
+        """Check a reported turn and decide the row it writes. Raises `RuleError`."""
+        roller = self._roller()
+        self._check_total(turn.total)
+        rules, mark = self.rules, self.rules.beat_above
+        cells = [0] * len(self.points)
+        if turn.total <= mark:
+            if turn.hunt:
+                raise IllegalTurnError(
+                    gettext_noop("Only a total above %(mark)s goes on to the hunt."), mark=mark
+                )
+            if turn.target is not None or turn.heal:
+                raise IllegalTurnError(
+                    gettext_noop("Only a total above %(mark)s can attack or heal."), mark=mark
+                )
+            cells[roller] = self._failure_cost(turn.total)
+            return Row(roller, turn, tuple(cells), Effect.MISSED)
+        margin = turn.total - mark
+        if turn.heal:
+            self._check_heal()
+            if turn.hunt or turn.target is not None:
+                raise IllegalTurnError(gettext_noop("A turn that heals does not attack."))
+            cells[roller] = -min(margin, self.points[roller])
+            return Row(roller, turn, tuple(cells), Effect.HEALED, roller, margin)
+        if turn.hunt is None:
+            raise IllegalTurnError(
+                gettext_noop("The total beat %(mark)s: say how many hunt dice showed %(margin)s."),
+                mark=mark,
+                margin=margin,
+            )
+        if not 0 <= turn.hunt <= self._max_hunt(turn.total):
+            raise IllegalTurnError(
+                gettext_noop("The hunt found from 0 to %(most)s dice, not %(hunt)s."),
+                most=self._max_hunt(turn.total),
+                hunt=turn.hunt,
+            )
+        if rules.free_for_all:
+            if turn.target is None:
+                raise IllegalTurnError(gettext_noop("Free for all: name the player you attack."))
+            self._check_target(roller, turn.target)
+            victim = turn.target
+        elif turn.target is not None:
+            raise IllegalTurnError(
+                gettext_noop("Only free for all lets you choose whom to attack.")
+            )
+        elif rules.empty_seat == "lost" and not rules.counts_up and self._neighbours_in_play():
+            victim = (roller + 1) % len(self.points)
+            if self.is_out(victim):
+                return Row(roller, turn, tuple(cells), Effect.LOST, victim, margin)
+        else:
+            victim = self._next_in_play(roller + 1)
+        damage = turn.hunt * margin if rules.counts_up else turn.hunt
+        if (
+            rules.counts_up
+            and rules.precise_elimination
+            and self.points[victim] + damage > THIRTY_S_LIMIT
+        ):
+            return Row(roller, turn, tuple(cells), Effect.OVERSHOT, victim, margin)
+        cells[victim] = damage
+        return Row(roller, turn, tuple(cells), Effect.HIT, victim, margin)
+
+    def after(self, row: Row) -> Position:
+        """The position once `row` is on the sheet."""
+        return self._apply(row.roller, row.cells)
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _apply(self, roller: int | None, cells: Sequence[int]) -> Position:
+        sign = 1 if self.rules.counts_up else -1
+        points = tuple(p + sign * c for p, c in zip(self.points, cells, strict=True))
+        return Position(self.rules, points, roller)
+
+    def _roller(self) -> int:
+        roller = self.next_roller
+        if roller is None:
+            raise GameOverError(gettext_noop("This game is over. Undo the last turn to change it."))
+        return roller
+
+    def _next_in_play(self, start: int) -> int:
+        seats = len(self.points)
+        for step in range(seats):
+            seat = (start + step) % seats
+            if not self.is_out(seat):
+                return seat
+        raise AssertionError("no seat in play")  # pragma: no cover - finished games stop first
+
+    def _neighbours_in_play(self) -> bool:
+        """Whether some player still in sits directly before another.
+
+        When none does, losing damage at empty seats would make the game endless (nobody
+        could ever be hit again), so from then on damage goes to the next player still in.
+        """
+        seats = len(self.points)
+        return any(not self.is_out((seat + 1) % seats) for seat in self.in_play)
+
+    def _targets(self, roller: int) -> tuple[int, ...]:
+        return tuple(seat for seat in self.in_play if seat != roller)
+
+    def _check_total(self, total: int) -> None:
+        if (
+            isinstance(total, bool)
+            or not isinstance(total, int)
+            or not MIN_TOTAL <= total <= MAX_TOTAL
+        ):
+            raise IllegalTurnError(
+                gettext_noop("Six dice make a total from %(low)s to %(high)s."),
+                low=MIN_TOTAL,
+                high=MAX_TOTAL,
+            )
+
+    def _check_heal(self) -> None:
+        if not self.rules.healing:
+            raise IllegalTurnError(gettext_noop("Healing is not part of this game."))
+
+    def _check_target(self, roller: int, target: int) -> None:
+        if target not in self._targets(roller):
+            raise IllegalTurnError(gettext_noop("Attack another player who is still in."))
+
+    def _max_hunt(self, total: int) -> int:
+        if self.rules.hunt_dice == "margin" and not self.rules.counts_up:
+            return total - self.rules.beat_above
+        return DICE
+
+    def _failure_cost(self, total: int) -> int:
+        on_failure = "shortfall" if self.rules.counts_up else self.rules.on_failure
+        if on_failure == "one":
+            return 1
+        if on_failure == "shortfall":
+            return self.rules.beat_above - total
+        return 0
+
+
+class DiceGame:
+    """A whole game: the rules, the seats and the rows so far, with push and pop."""
+
+    def __init__(self, rules: RuleSet, players: int, rows: Iterable[Row] = ()) -> None:
+        self.rules = rules
+        self.rows: list[Row] = []
+        self._positions = [Position.start(rules, players)]
+        for row in rows:
+            self._record(row)
+
+    @property
+    def position(self) -> Position:
+        return self._positions[-1]
+
+    def push(self, turn: Turn) -> Row:
+        """Play a turn; the game is unchanged if the rules refuse it."""
+        row = self.position.play(turn)
+        self._record(row)
+        return row
+
+    def pop(self) -> Row:
+        """Take back the last turn."""
+        if not self.rows:
+            raise IllegalTurnError(gettext_noop("There is no turn to undo."))
+        self._positions.pop()
+        return self.rows.pop()
+
+    def _record(self, row: Row) -> None:
+        self.rows.append(row)
+        self._positions.append(self.position.after(row))

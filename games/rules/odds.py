@@ -1,0 +1,288 @@
+"""Exact odds for one turn of Thirty.
+
+A turn: roll six dice. After each roll set aside at least one die at the value it shows
+(rule "any": any number of the dice just rolled, at least one; rule "one": exactly one),
+then roll the rest again, until all six dice are set aside. The turn beats the target when
+the six kept dice add up to more than the target.
+
+The odds come from dynamic programming over positions (dice left to roll, sum kept so far)
+with exact fractions. The value of a position before rolling is the chance of beating the
+target with best play from there; with no dice left it is 1 if the sum beats the target
+and 0 otherwise.
+
+Why this is fast enough (all targets 30..35 under both rules take a fraction of a second):
+
+- a position is only (dice left 0..6, sum kept 0..36), so there are fewer than 260 of them;
+- a roll of n dice is taken as a multiset with the number of ordered rolls that show it,
+  so six dice give 462 rolls instead of 46,656;
+- a set-aside matters only through how many dice it keeps and what they add up to, so the
+  few dozen such (count, sum) options of a position are ranked once, and each roll just
+  picks its best-ranked option: an integer look-up, not a comparison of fractions;
+- every step is memoised, and exact fractions only appear once per (position, option).
+
+When several choices are equally good the order is fixed: higher chance first, then the
+higher sum kept, then fewer dice kept, then the higher dice first (so (6, 1) comes before
+(5, 2)). The same order picks the move when the distribution of final totals is worked
+out, so `turn_odds(...).totals` is what a player following `best_keep` gets. In a hopeless
+position every choice is worth 0, and the order then keeps as much as possible.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from itertools import combinations_with_replacement, product
+from math import factorial, prod
+from typing import Literal, TypeGuard
+
+from .errors import InvalidRulesError, gettext_noop
+
+SetAside = Literal["any", "one"]
+
+DICE = 6
+SIDES = 6
+LOWEST_TOTAL = DICE
+HIGHEST_TOTAL = DICE * SIDES
+
+Option = tuple[int, int]
+"""A set-aside as far as the odds care: (how many dice, what they add up to)."""
+
+
+@dataclass(frozen=True)
+class TurnOdds:
+    """The odds of a whole turn under the play that gives the best chance to beat the target."""
+
+    p_beat: Fraction
+    """Chance that the final total is greater than the target."""
+    totals: dict[int, Fraction]
+    """Chance of each final total, 6 to 36 (every total present, zeros included)."""
+
+
+@dataclass(frozen=True)
+class KeepChoice:
+    """One way to set dice aside from a roll, and what it is worth."""
+
+    keep: tuple[int, ...]
+    """The dice set aside, high to low."""
+    p_beat: Fraction
+    """Chance of beating the target after setting these aside and playing best afterwards."""
+
+
+def turn_odds(target: int = 30, set_aside: SetAside = "any") -> TurnOdds:
+    """The chance to beat `target` in a turn, and the distribution of the final total."""
+    _check_set_aside(set_aside)
+    bar = _bar(target)
+    return TurnOdds(
+        p_beat=_value(DICE, 0, bar, set_aside),
+        totals=dict(_final_totals(bar, set_aside)),
+    )
+
+
+def keep_choices(
+    roll: tuple[int, ...] | list[int],
+    kept: int = 0,
+    target: int = 30,
+    set_aside: SetAside = "any",
+) -> list[KeepChoice]:
+    """Every distinct legal set-aside from `roll`, best first.
+
+    `roll` is the dice just rolled (1 to 6 of them) and `kept` what the dice already set
+    aside add up to. Ties are ordered as described in the module docstring.
+    """
+    _check_set_aside(set_aside)
+    bar = _bar(target)
+    hand = _hand(roll)
+    _check_kept(len(hand), kept)
+    return list(_choices(hand, kept, bar, set_aside))
+
+
+def best_keep(
+    roll: tuple[int, ...] | list[int],
+    kept: int = 0,
+    target: int = 30,
+    set_aside: SetAside = "any",
+) -> tuple[int, ...]:
+    """The dice to set aside from `roll` for the best chance to beat `target`, high to low."""
+    return keep_choices(roll, kept, target, set_aside)[0].keep
+
+
+def win_chance(
+    dice_left: int, kept: int, target: int = 30, set_aside: SetAside = "any"
+) -> Fraction:
+    """Chance to beat `target` with best play, before rolling the `dice_left` dice in hand."""
+    _check_set_aside(set_aside)
+    bar = _bar(target)
+    if not _is_int(dice_left) or not 0 <= dice_left <= DICE:
+        raise InvalidRulesError(
+            gettext_noop("A turn has from 0 to 6 dice left to roll, not %(count)s."),
+            count=dice_left,
+        )
+    _check_kept(dice_left, kept)
+    return _value(dice_left, kept, bar, set_aside)
+
+
+# Validation.
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """A whole number, and not True or False (which Python also counts as numbers)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_set_aside(set_aside: object) -> None:
+    if set_aside not in ("any", "one"):
+        raise InvalidRulesError(
+            gettext_noop(
+                'Dice are set aside either "any" (as many as you like, at least one, per roll)'
+                ' or "one" (exactly one per roll), not "%(value)s".'
+            ),
+            value=set_aside,
+        )
+
+
+def _bar(target: object) -> int:
+    """The target as the odds see it: every target below 6 or above 36 acts like 5 or 36."""
+    if not _is_int(target):
+        raise InvalidRulesError(
+            gettext_noop("The target is a whole number, not %(value)s."), value=target
+        )
+    return min(max(target, LOWEST_TOTAL - 1), HIGHEST_TOTAL)
+
+
+def _hand(roll: object) -> tuple[int, ...]:
+    """The roll checked and sorted high to low."""
+    if not isinstance(roll, tuple | list) or not 1 <= len(roll) <= DICE:
+        count = len(roll) if isinstance(roll, tuple | list) else roll
+        raise InvalidRulesError(
+            gettext_noop("A roll has from 1 to 6 dice, not %(count)s."), count=count
+        )
+    for value in roll:
+        if not _is_int(value) or not 1 <= value <= SIDES:
+            raise InvalidRulesError(
+                gettext_noop("A die shows a number from 1 to 6, not %(value)s."), value=value
+            )
+    return tuple(sorted(roll, reverse=True))
+
+
+def _check_kept(dice_left: int, kept: object) -> None:
+    aside = DICE - dice_left
+    if _is_int(kept) and aside <= kept <= aside * SIDES:
+        return
+    if aside == 0:
+        raise InvalidRulesError(
+            gettext_noop("Before any die is set aside the kept dice add up to 0, not %(kept)s."),
+            kept=kept,
+        )
+    raise InvalidRulesError(
+        gettext_noop(
+            "The %(aside)s dice already set aside add up to between %(low)s and %(high)s,"
+            " not %(kept)s."
+        ),
+        aside=aside,
+        low=aside,
+        high=aside * SIDES,
+        kept=kept,
+    )
+
+
+# The odds. Every function below takes checked arguments, with the target as given by `_bar`.
+
+
+@cache
+def _rolls(dice: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Every roll of `dice` dice as (faces high to low, number of ordered rolls showing it)."""
+    return tuple(
+        (faces, factorial(dice) // prod(factorial(n) for n in Counter(faces).values()))
+        for faces in combinations_with_replacement(range(SIDES, 0, -1), dice)
+    )
+
+
+@cache
+def _keeps(hand: tuple[int, ...], set_aside: SetAside) -> tuple[tuple[int, ...], ...]:
+    """Every distinct legal set-aside from a roll sorted high to low, each high to low."""
+    if set_aside == "one":
+        return tuple((face,) for face in sorted(set(hand), reverse=True))
+    counts = sorted(Counter(hand).items(), reverse=True)
+    keeps = (
+        tuple(face for (face, _), taken in zip(counts, how_many, strict=True) for _ in range(taken))
+        for how_many in product(*(range(n + 1) for _, n in counts))
+    )
+    return tuple(keep for keep in keeps if keep)
+
+
+@cache
+def _options(hand: tuple[int, ...], set_aside: SetAside) -> frozenset[Option]:
+    return frozenset((len(keep), sum(keep)) for keep in _keeps(hand, set_aside))
+
+
+@cache
+def _value(dice_left: int, kept: int, bar: int, set_aside: SetAside) -> Fraction:
+    """Chance to beat `bar` with best play from a position before rolling."""
+    if dice_left == 0:
+        return Fraction(int(kept > bar))
+    rolls = SIDES**dice_left
+    return sum(
+        (
+            Fraction(ways, rolls) * _value(dice_left - count, kept + total, bar, set_aside)
+            for (count, total), ways in _moves(dice_left, kept, bar, set_aside).items()
+        ),
+        Fraction(0),
+    )
+
+
+@cache
+def _moves(dice_left: int, kept: int, bar: int, set_aside: SetAside) -> Mapping[Option, int]:
+    """For each option, how many of the ordered rolls of `dice_left` dice best play takes it."""
+    options = [
+        (count, total)
+        for count in range(1, dice_left + 1 if set_aside == "any" else 2)
+        for total in range(count, count * SIDES + 1)
+    ]
+    options.sort(
+        key=lambda option: (
+            -_value(dice_left - option[0], kept + option[1], bar, set_aside),
+            -option[1],
+            option[0],
+        )
+    )
+    rank = {option: place for place, option in enumerate(options)}
+    moves: Counter[Option] = Counter()
+    for hand, ways in _rolls(dice_left):
+        moves[min(_options(hand, set_aside), key=rank.__getitem__)] += ways
+    return moves
+
+
+@cache
+def _final_totals(bar: int, set_aside: SetAside) -> tuple[tuple[int, Fraction], ...]:
+    """Chance of each final total 6..36 under best play, pushed forward from the first roll."""
+    reach: list[dict[int, Fraction]] = [{} for _ in range(DICE + 1)]
+    reach[DICE][0] = Fraction(1)
+    for dice_left in range(DICE, 0, -1):
+        rolls = SIDES**dice_left
+        for kept, chance in reach[dice_left].items():
+            for (count, total), ways in _moves(dice_left, kept, bar, set_aside).items():
+                after = reach[dice_left - count]
+                after[kept + total] = after.get(kept + total, Fraction(0)) + chance * Fraction(
+                    ways, rolls
+                )
+    return tuple(
+        (total, reach[0].get(total, Fraction(0)))
+        for total in range(LOWEST_TOTAL, HIGHEST_TOTAL + 1)
+    )
+
+
+@cache
+def _choices(
+    hand: tuple[int, ...], kept: int, bar: int, set_aside: SetAside
+) -> tuple[KeepChoice, ...]:
+    choices = [
+        KeepChoice(keep, _value(len(hand) - len(keep), kept + sum(keep), bar, set_aside))
+        for keep in _keeps(hand, set_aside)
+    ]
+    choices.sort(
+        key=lambda c: (-c.p_beat, -sum(c.keep), len(c.keep), tuple(-face for face in c.keep))
+    )
+    return tuple(choices)

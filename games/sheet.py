@@ -1,0 +1,143 @@
+"""What the score sheet shows: names, rows, the footer and whose turn it is, ready for the
+templates. Built from a `store.Snapshot`, or from the rows after a point for live updates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games import rules
+from games.explain import explain_row
+from games.models import Game, Seat, Turn
+from games.store import StoredRow, load_position, load_rows, load_snapshot
+
+
+@dataclass(frozen=True)
+class SeatColumn:
+    position: int
+    name: str
+    points: int
+    out: bool
+    rolls_next: bool
+    won: bool
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    value: int
+    rolled: bool  # this seat rolled the turn
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    id: int
+    number: int
+    total: int
+    effect: str
+    cells: tuple[SheetCell, ...]
+    why: str
+
+
+@dataclass(frozen=True)
+class Sheet:
+    game: Game
+    ruleset: rules.RuleSet
+    seats: tuple[SeatColumn, ...]
+    rows: tuple[SheetRow, ...]  # all rows, or only the new ones in a live update
+    turn_count: int
+    last_turn_id: int | None
+    position: rules.Position
+
+    @property
+    def finished(self) -> bool:
+        return self.position.finished
+
+    @property
+    def winners(self) -> tuple[SeatColumn, ...]:
+        return tuple(seat for seat in self.seats if seat.won)
+
+    @property
+    def winner_names(self) -> str:
+        return ", ".join(seat.name for seat in self.winners)
+
+    @property
+    def next_roller(self) -> SeatColumn | None:
+        roller = self.position.next_roller
+        return None if roller is None else self.seats[roller]
+
+
+def full_sheet(game: Game) -> Sheet:
+    snapshot = load_snapshot(game)
+    last = snapshot.rows[-1] if snapshot.rows else None
+    return _sheet(
+        game,
+        snapshot.names,
+        snapshot.position,
+        snapshot.rows,
+        turn_count=last.number if last else 0,
+        last_turn_id=last.id if last else None,
+    )
+
+
+def sheet_since(game: Game, count: int, last_turn_id: int | None) -> tuple[Sheet, bool]:
+    """The sheet with only the rows a follower does not have yet.
+
+    The follower has `count` rows, the last with id `last_turn_id`. While those are still
+    the first rows of the game, only the rows after them are loaded, so a change costs the
+    same at turn 500 as at turn 10. After an undo they are not, and every row is loaded:
+    the second value then says the follower must replace its rows.
+    """
+    if count:
+        known = Turn.objects.filter(game=game, number=count).values_list("id", flat=True).first()
+        if known is None or known != last_turn_id:
+            return full_sheet(game), True
+    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    rows = load_rows(game, game.rules, [seat_id for seat_id, _ in seats], after=count)
+    sheet = _sheet(
+        game,
+        [name for _, name in seats],
+        load_position(game),
+        rows,
+        turn_count=rows[-1].number if rows else count,
+        last_turn_id=rows[-1].id if rows else last_turn_id,
+    )
+    return sheet, False
+
+
+def _sheet(
+    game: Game,
+    names: Sequence[str],
+    position: rules.Position,
+    rows: Sequence[StoredRow],
+    *,
+    turn_count: int,
+    last_turn_id: int | None,
+) -> Sheet:
+    ruleset = position.rules
+    winners = set(position.winners)
+    seats = tuple(
+        SeatColumn(
+            position=seat,
+            name=name,
+            points=position.points[seat],
+            out=position.is_out(seat),
+            rolls_next=position.next_roller == seat,
+            won=seat in winners,
+        )
+        for seat, name in enumerate(names)
+    )
+    sheet_rows = tuple(
+        SheetRow(
+            id=stored.id,
+            number=stored.number,
+            total=stored.row.turn.total,
+            effect=stored.row.effect.value,
+            cells=tuple(
+                SheetCell(value, seat == stored.row.roller)
+                for seat, value in enumerate(stored.row.cells)
+            ),
+            why=explain_row(stored.row, names, ruleset),
+        )
+        for stored in rows
+    )
+    return Sheet(game, ruleset, seats, sheet_rows, turn_count, last_turn_id, position)

@@ -1,0 +1,185 @@
+"""Reading and writing games: the one place that turns rows of the database into rules
+values and back. Views and the API both go through here.
+
+Every change runs in one transaction with the game row locked, checks the version the
+client last saw, and bumps the version, so two phones can never record one roll twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games import rules
+from games.models import Cell, Game, Seat, Turn, hash_key, new_key
+from games.rules.errors import gettext_noop
+
+
+class StaleVersionError(Exception):
+    """The game changed since the client last looked; nothing was recorded."""
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    """A row as stored, with the rules' verdict rebuilt from it."""
+
+    id: int
+    number: int
+    row: rules.Row
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A whole game as the rules see it: seats, rows and the position after the last row."""
+
+    game: Game
+    names: tuple[str, ...]
+    rows: tuple[StoredRow, ...]
+    position: rules.Position
+
+    @property
+    def rules(self) -> rules.RuleSet:
+        return self.position.rules
+
+
+def create_game(
+    name: str, players: Sequence[str], ruleset: rules.RuleSet, *, rematch_of: Game | None = None
+) -> tuple[Game, str]:
+    """Create a game and return it with its host key, which is never stored in clear."""
+    rules.Position.start(ruleset, len(players))  # refuses a wrong number of players
+    host_key = new_key()
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name,
+            rules_data=ruleset.to_dict(),
+            host_key_hash=hash_key(host_key),
+            rematch_of=rematch_of,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, position=position, name=player)
+            for position, player in enumerate(players)
+        )
+    return game, host_key
+
+
+def load_position(game: Game) -> rules.Position:
+    """The current position in two queries, however long the game is."""
+    harm = list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .annotate(harm=Coalesce(Sum("cells__value"), 0))
+        .values_list("harm", flat=True)
+    )
+    last_roller = (
+        Turn.objects.filter(game=game).order_by("-number").values_list("roller", flat=True).first()
+    )
+    return rules.Position.from_cell_sums(game.rules, harm, last_roller)
+
+
+def load_snapshot(game: Game) -> Snapshot:
+    """The whole game in three queries: seats, turns and cells."""
+    ruleset = game.rules
+    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    rows = load_rows(game, ruleset, [seat_id for seat_id, _ in seats])
+    position = rules.Position.start(ruleset, len(seats))
+    for stored in rows:
+        position = position.after(stored.row)
+    return Snapshot(game, tuple(name for _, name in seats), tuple(rows), position)
+
+
+def load_rows(
+    game: Game, ruleset: rules.RuleSet, seat_ids: Sequence[int], *, after: int = 0
+) -> list[StoredRow]:
+    """The rows numbered above `after`, in two queries."""
+    index = {seat_id: position for position, seat_id in enumerate(seat_ids)}
+    turns = list(
+        Turn.objects.filter(game=game, number__gt=after)
+        .order_by("number")
+        .values_list(
+            "id", "number", "roller", "total", "hunt", "target", "heal", "effect", "victim"
+        )
+    )
+    cells: dict[int, list[int]] = {turn[0]: [0] * len(seat_ids) for turn in turns}
+    if turns:
+        for turn_id, seat_id, value in Cell.objects.filter(
+            turn__game=game, turn__number__gt=after
+        ).values_list("turn_id", "seat_id", "value"):
+            cells[turn_id][index[seat_id]] = value
+    stored = []
+    for turn_id, number, roller, total, hunt, target, heal, effect_name, victim in turns:
+        effect = rules.Effect(effect_name)
+        margin = None if effect is rules.Effect.MISSED else total - ruleset.beat_above
+        turn = rules.Turn(total, hunt, target, heal)
+        row = rules.Row(roller, turn, tuple(cells[turn_id]), effect, victim, margin)
+        stored.append(StoredRow(turn_id, number, row))
+    return stored
+
+
+def record_turn(game_id: str, turn: rules.Turn, *, version: int | None = None) -> Game:
+    """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
+    `StaleVersionError`, or `Game.DoesNotExist`; on any of them nothing changes."""
+    try:
+        with transaction.atomic():
+            game = _lock(game_id, version)
+            position = load_position(game)
+            row = position.play(turn)
+            number = (
+                Turn.objects.filter(game=game)
+                .order_by("-number")
+                .values_list("number", flat=True)
+                .first()
+                or 0
+            ) + 1
+            stored = Turn.objects.create(
+                game=game,
+                number=number,
+                roller=row.roller,
+                total=turn.total,
+                hunt=turn.hunt,
+                target=turn.target,
+                heal=turn.heal,
+                effect=row.effect.value,
+                victim=row.victim,
+            )
+            seat_ids = (
+                Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+            )
+            Cell.objects.bulk_create(
+                Cell(turn=stored, seat_id=seat_id, value=value)
+                for seat_id, value in zip(seat_ids, row.cells, strict=True)
+            )
+            return _bump(game)
+    except IntegrityError as error:
+        # Another request recorded this turn number first.
+        raise StaleVersionError from error
+
+
+def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
+    """Remove the last row. Raises `rules.IllegalTurnError` when there is none."""
+    with transaction.atomic():
+        game = _lock(game_id, version)
+        last = Turn.objects.filter(game=game).order_by("-number").first()
+        if last is None:
+            raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
+        last.delete()
+        return _bump(game)
+
+
+def _lock(game_id: str, version: int | None) -> Game:
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if version is not None and version != game.version:
+        raise StaleVersionError
+    return game
+
+
+def _bump(game: Game) -> Game:
+    game.version = F("version") + 1
+    game.updated_at = timezone.now()
+    game.save(update_fields=["version", "updated_at"])
+    game.refresh_from_db(fields=["version"])
+    return game

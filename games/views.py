@@ -1,0 +1,296 @@
+"""The pages: home and history, a game's sheet, the turn form, undo, rematch and the QR code.
+
+Each view parses, checks access, calls `games.store` (which calls the rules) and renders.
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import Any
+
+import segno
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.middleware import HtmxDetails
+
+from games import rules, store
+from games.access import host_cookie_name, is_host, remember_host
+from games.describe import rules_summary
+from games.forms import CreateGameForm
+from games.history import history_entries
+from games.models import Game, Seat
+from games.sheet import Sheet, full_sheet, sheet_since
+from games.translate import rule_error_message
+
+HISTORY_PAGE_SIZE = 20
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+POLL_SECONDS = 1
+
+
+@require_http_methods(["GET", "POST"])
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        players = request.POST.getlist("player")
+        players = _edit_player_list(players, request.POST)
+        form = CreateGameForm(request.POST, players=players)
+        if "create" in request.POST and form.is_valid():
+            assert form.ruleset is not None
+            game, host_key = store.create_game(form.game_name(), form.cleaned_players, form.ruleset)
+            response = redirect(reverse("game", args=[game.pk]) + "?new=1")
+            remember_host(response, game, host_key)
+            return response
+        if "create" not in request.POST:
+            form = CreateGameForm(initial=_initial(request.POST), players=players)
+    else:
+        form = CreateGameForm(players=None)
+    if request.htmx and request.method == "POST":
+        return render(request, "games/create_form.html", {"form": form})
+    page = Paginator(Game.objects.order_by("-created_at"), HISTORY_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "home.html",
+        {"form": form, "page": page, "history": history_entries(list(page.object_list))},
+    )
+
+
+def _initial(post: Any) -> dict[str, Any]:
+    return {key: post.get(key) for key in post if key not in ("player", "csrfmiddlewaretoken")}
+
+
+def _edit_player_list(players: list[str], post: Any) -> list[str]:
+    """Add, remove and reorder rows of the player list, so the form works without scripts."""
+    if "add" in post and len(players) < rules.MAX_PLAYERS:
+        players.append("")
+    if (remove := post.get("remove")) is not None and remove.isdigit():
+        index = int(remove)
+        if 0 <= index < len(players):
+            players.pop(index)
+    if (move := post.get("up")) is not None and move.isdigit():
+        index = int(move)
+        if 0 < index < len(players):
+            players[index - 1], players[index] = players[index], players[index - 1]
+    return players
+
+
+@require_GET
+def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    sheet = full_sheet(game)
+    host = is_host(request, game)
+    context = _game_context(request, sheet, host)
+    if host and request.GET.get("new") == "1":
+        key = request.COOKIES.get(host_cookie_name(game), "")
+        context["new"] = True
+        context["host_link"] = (
+            request.build_absolute_uri(reverse("claim_host", args=[game.pk])) + "#" + key
+        )
+    return render(request, "games/game.html", context)
+
+
+@require_GET
+def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """What a following phone asks every second. Unchanged: an empty answer, one query."""
+    version = _int_or_none(request.GET.get("v"))
+    current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    if current is None:
+        raise Http404
+    if version == current:
+        return HttpResponse(status=204)
+    game = Game.objects.get(pk=game_id)
+    count = _int_or_none(request.GET.get("n")) or 0
+    sheet, replace = sheet_since(game, count, _int_or_none(request.GET.get("t")))
+    return _render_update(request, sheet, replace=replace)
+
+
+@require_POST
+def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can enter turns in this game."))
+    answers, error = _parse_turn(request.POST)
+    version = _int_or_none(request.POST.get("v"))
+    question: rules.Question | None = None
+    if error is None:
+        try:
+            position = store.load_position(game)
+            question = position.ask(answers["total"], answers["heal"], answers["target"])
+            if question is None or (
+                question.step is rules.Step.HUNT and answers["hunt"] is not None
+            ):
+                store.record_turn(
+                    game.pk,
+                    rules.Turn(
+                        answers["total"], answers["hunt"], answers["target"], bool(answers["heal"])
+                    ),
+                    version=version,
+                )
+                return _after_change(
+                    request, game, int(request.POST.get("n") or 0), request.POST.get("t")
+                )
+        except rules.RuleError as rule_error:
+            error = rule_error_message(rule_error)
+            answers = dict.fromkeys(answers)  # start the turn again
+            question = None
+        except store.StaleVersionError:
+            error = _(
+                "Someone else changed the game first. Check the sheet and enter the turn again."
+            )
+            answers = dict.fromkeys(answers)
+            question = None
+    sheet = full_sheet(game)
+    context = _game_context(request, sheet, True, question, answers) | {"turn_error": error}
+    if request.htmx:
+        # htmx swaps only successful answers; the panel carries the error sentence itself.
+        return render(request, "games/turn_panel.html", context | {"oob": True})
+    return render(request, "games/game.html", context, status=422 if error else 200)
+
+
+def _parse_turn(post: Any) -> tuple[dict[str, Any], str | None]:
+    answers: dict[str, Any] = {"total": None, "heal": None, "target": None, "hunt": None}
+    for key in ("total", "hunt", "target"):
+        raw = post.get(key)
+        if raw in (None, ""):
+            continue
+        value = _int_or_none(raw)
+        if value is None:
+            return dict.fromkeys(answers), _("“%(value)s” is not a number.") % {"value": raw[:10]}
+        answers[key] = value
+    if answers["target"] is not None:
+        answers["target"] -= 1  # seats are numbered from 1 on the page
+    action = post.get("action")
+    if action in (rules.ATTACK, rules.HEAL):
+        answers["heal"] = action == rules.HEAL
+    return answers, None
+
+
+@require_http_methods(["GET", "POST"])
+def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can undo turns in this game."))
+    if request.method == "GET":
+        # Without scripts the confirmation is a page of its own.
+        return render(request, "games/undo_confirm.html", {"sheet": full_sheet(game)})
+    # Nothing to undo, or someone else changed the game first: the fresh sheet shows which.
+    with suppress(rules.RuleError, store.StaleVersionError):
+        store.undo_last_turn(game.pk, version=_int_or_none(request.POST.get("v")))
+    if not request.htmx:
+        return redirect("game", game.pk)
+    game.refresh_from_db()
+    return _render_update(request, full_sheet(game), replace=True, host=True)
+
+
+@require_POST
+def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
+    new_game, host_key = store.create_game(game.name, names, game.rules, rematch_of=game)
+    response = redirect("game", new_game.pk)
+    remember_host(response, new_game, host_key)
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The host link: the key travels in the address's #fragment, which browsers never send,
+    so it appears in no server log; the page posts it back once."""
+    game = get_object_or_404(Game, pk=game_id)
+    if request.method == "POST":
+        key = request.POST.get("key", "").strip()
+        if game.check_host_key(key):
+            response = redirect("game", game.pk)
+            remember_host(response, game, key)
+            return response
+        return render(
+            request,
+            "games/claim_host.html",
+            {"game": game, "error": _("That host key does not belong to this game.")},
+            status=403,
+        )
+    return render(request, "games/claim_host.html", {"game": game})
+
+
+@require_GET
+def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    url = request.build_absolute_uri(reverse("game", args=[game.pk]))
+    svg = segno.make(url, error="m").svg_inline(scale=6, dark="#1d2b36", light=None, border=2)
+    return HttpResponse(svg, content_type="image/svg+xml")
+
+
+@require_GET
+def healthz(request: HtmxHttpRequest) -> HttpResponse:
+    return HttpResponse("ok", content_type="text/plain")
+
+
+def _after_change(
+    request: HtmxHttpRequest, game: Game, count: int, last: str | None
+) -> HttpResponse:
+    if not request.htmx:
+        return redirect("game", game.pk)
+    game.refresh_from_db()
+    sheet, replace = sheet_since(game, count, _int_or_none(last))
+    return _render_update(request, sheet, replace=replace, host=True)
+
+
+def _render_update(
+    request: HtmxHttpRequest, sheet: Sheet, *, replace: bool, host: bool | None = None
+) -> HttpResponse:
+    if host is None:
+        host = is_host(request, sheet.game)
+    context = _game_context(request, sheet, host) | {"replace": replace}
+    response = render(request, "games/sheet_update.html", context)
+    # The page ignores an update older than what it already shows (a poll that crossed a turn).
+    response["X-Thirty-Version"] = str(sheet.game.version)
+    return response
+
+
+def _game_context(
+    request: HtmxHttpRequest,
+    sheet: Sheet,
+    host: bool,
+    question: rules.Question | None = None,
+    answers: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    if question is None and host and not sheet.finished:
+        question = sheet.position.ask()
+    answers = answers or {}
+    total = answers.get("total")
+    return {
+        "sheet": sheet,
+        "game": sheet.game,
+        "host": host,
+        "question": question,
+        "answers": answers,
+        "margin": None if total is None else total - sheet.ruleset.beat_above,
+        "target_choices": [
+            sheet.seats[seat]
+            for seat in (
+                question.options if question and question.step is rules.Step.TARGET else ()
+            )
+            if isinstance(seat, int)
+        ],
+        "rules_summary": rules_summary(sheet.ruleset),
+        "share_url": request.build_absolute_uri(reverse("game", args=[sheet.game.pk])),
+        "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,
+    }
+
+
+def _int_or_none(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return None

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The whole suite, on SQLite and then on a real PostgreSQL server.
+#
+# Run as root on a machine with apt, it first installs what the suite needs from Debian
+# (Chromium for the browser tests, PostgreSQL, gettext). Otherwise the tests that need a
+# missing part are skipped and named with the reason; with THIRTY_STRICT=1 (as in CI) any
+# skip fails the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+
+need=()
+[ -x /usr/bin/chromium ] || need+=(chromium)
+ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need+=(postgresql)
+command -v msgfmt >/dev/null || need+=(gettext)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing ${need[*]} from Debian packages"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  else
+    echo "Not root with apt: cannot install ${need[*]}; the tests that need them will be skipped."
+  fi
+fi
+
+if command -v msgfmt >/dev/null; then
+  $BIN/python manage.py compilemessages --ignore=.venv -v 0
+fi
+
+export DJANGO_ALLOW_ASYNC_UNSAFE=true  # Playwright's sync API runs an event loop
+PYTEST=($BIN/pytest -q -rs "$@")
+
+echo "== SQLite"
+"${PYTEST[@]}"
+
+if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+  echo "== PostgreSQL"
+  bash scripts/with-postgres.sh "${PYTEST[@]}"
+else
+  echo "SKIPPED: the PostgreSQL run (no PostgreSQL server installed)"
+  [ "${THIRTY_STRICT:-}" = 1 ] && exit 1
+fi

@@ -1,0 +1,28 @@
+"""The rules package stays pure: nothing in it may import Django."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import games.rules
+
+RULES_DIR = Path(games.rules.__file__).parent
+
+
+def test_the_rules_import_nothing_from_django_or_the_app() -> None:
+    offenders = []
+    for path in sorted(RULES_DIR.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            offenders += [
+                f"{path.name}: {name}"
+                for name in names
+                if name.split(".")[0] in ("django", "games")
+            ]
+    assert offenders == []
+    assert len(list(RULES_DIR.glob("*.py"))) >= 4  # the check really looked at the package

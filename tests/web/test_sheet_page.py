@@ -1,0 +1,191 @@
+"""The game page, the turn form, undo, rematch and the live refresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games.access import host_cookie_name
+from games.models import Game, Turn
+from games.rules import Turn as RuleTurn
+from tests.factories import make_game, play
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_shows_the_sheet_with_cells_footer_and_next_roller(watcher: Client, game: Game) -> None:
+    play(game, RuleTurn(33, 2))
+    html = watcher.get(f"/g/{game.pk}/").content.decode()
+    assert 'id="turn-1"' in html and "Points left" in html
+    assert '<th scope="col" class="seat next">Ben</th>' in html
+    assert ">28</td>" in html
+    assert "turn-panel" not in html  # a watcher gets no turn form
+
+
+def test_the_host_enters_a_turn_in_two_steps(host: Client, game: Game) -> None:
+    step = host.post(f"/g/{game.pk}/turn", {"total": "33", "v": game.version})
+    assert step.status_code == 200 and "how many dice showed 3" in step.content.decode()
+    assert Turn.objects.count() == 0
+    done = host.post(f"/g/{game.pk}/turn", {"total": "33", "hunt": "2", "v": game.version})
+    assert done.status_code == 302
+    assert Turn.objects.get().effect == "hit"
+
+
+def test_the_turn_form_offers_only_allowed_hunt_counts(client: Client, db: None) -> None:
+    g = make_game(rules={"hunt_dice": "margin"})
+    client.cookies[host_cookie_name(g)] = g.host_key  # type: ignore[attr-defined]
+    html = client.post(f"/g/{g.pk}/turn", {"total": "32"}).content.decode()
+    assert 'name="hunt" value="2"' in html and 'name="hunt" value="3"' not in html
+
+
+def test_a_stale_form_is_refused_with_a_sentence(host: Client, game: Game) -> None:
+    version = game.version
+    host.post(f"/g/{game.pk}/turn", {"total": "20", "v": version})
+    again = host.post(f"/g/{game.pk}/turn", {"total": "20", "v": version})
+    assert again.status_code == 422 and "changed the game first" in again.content.decode()
+    assert Turn.objects.count() == 1
+
+
+def test_a_watcher_cannot_enter_or_undo_turns(watcher: Client, game: Game) -> None:
+    assert watcher.post(f"/g/{game.pk}/turn", {"total": "20"}).status_code == 403
+    play(game, RuleTurn(20))
+    assert watcher.post(f"/g/{game.pk}/undo").status_code == 403
+    assert Turn.objects.count() == 1
+
+
+def test_undo_asks_first_then_removes_the_last_turn(host: Client, game: Game) -> None:
+    play(game, RuleTurn(20), RuleTurn(33, 1))
+    confirm = host.get(f"/g/{game.pk}/undo")
+    assert "Undo turn 2?" in confirm.content.decode()
+    host.post(f"/g/{game.pk}/undo")
+    assert list(Turn.objects.values_list("number", flat=True)) == [1]
+
+
+def test_live_refresh_is_empty_and_costs_one_query_when_nothing_changed(
+    watcher: Client, game: Game
+) -> None:
+    with CaptureQueriesContext(connection) as queries:
+        response = watcher.get(f"/g/{game.pk}/live?v={game.version}&n=0&t=")
+    assert response.status_code == 204 and response.content == b""
+    assert len(queries) == 1
+
+
+def test_live_refresh_sends_only_the_new_rows(watcher: Client, game: Game) -> None:
+    play(game, *[RuleTurn(20)] * 5)
+    last = Turn.objects.get(number=5)
+    version = Game.objects.get(pk=game.pk).version
+    play(game, RuleTurn(33, 1))
+    html = watcher.get(f"/g/{game.pk}/live?v={version}&n=5&t={last.pk}").content.decode()
+    assert 'id="turn-6"' in html and 'id="turn-5"' not in html
+    assert 'hx-swap-oob="beforeend:#sheet-rows"' in html
+
+
+def test_live_refresh_replaces_the_rows_after_an_undo(watcher: Client, game: Game) -> None:
+    play(game, RuleTurn(20), RuleTurn(20))
+    last = Turn.objects.get(number=2)
+    version = Game.objects.get(pk=game.pk).version
+    Turn.objects.filter(number=2).delete()
+    Game.objects.filter(pk=game.pk).update(version=version + 1)
+    html = watcher.get(f"/g/{game.pk}/live?v={version}&n=2&t={last.pk}").content.decode()
+    assert '<tbody id="sheet-rows" hx-swap-oob="true">' in html and 'id="turn-2"' not in html
+
+
+def _queries_for(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code in (200, 204)
+    return len(queries)
+
+
+def test_page_query_counts_do_not_grow_with_the_game(host: Client, game: Game) -> None:
+    play(game, *[RuleTurn(20)] * 3)
+    short = _queries_for(host, f"/g/{game.pk}/")
+    short_live = _queries_for(host, f"/g/{game.pk}/live?v=1&n=1&t={Turn.objects.get(number=1).pk}")
+    play(game, *[RuleTurn(25)] * 60)
+    assert _queries_for(host, f"/g/{game.pk}/") == short
+    assert (
+        _queries_for(host, f"/g/{game.pk}/live?v=1&n=1&t={Turn.objects.get(number=1).pk}")
+        == short_live
+    )
+    home_short = _queries_for(host, "/")
+    [make_game() for _ in range(5)]
+    assert _queries_for(host, "/") == home_short
+
+
+def test_player_names_stay_text(watcher: Client, db: None) -> None:
+    g = make_game(players=["<script>alert(1)</script>", "Ben"])
+    html = watcher.get(f"/g/{g.pk}/").content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_the_home_page_lists_games_newest_first_with_status_and_winner(
+    client: Client, db: None
+) -> None:
+    old = make_game(name="Old one", players=["Anna", "Ben"], rules={"start_points": 1})
+    play(old, RuleTurn(31, 1))
+    make_game(name="New one")
+    html = client.get("/").content.decode()
+    assert html.index("New one") < html.index("Old one")
+    assert "Won by Anna" in html and "In play" in html
+
+
+def test_the_create_form_adds_reorders_and_creates(client: Client, db: None) -> None:
+    form: dict[str, Any] = {"player": ["Anna", "Ben"], "preset": "thirty", "set_aside": "any"}
+    added = client.post("/", form | {"add": "1"}).content.decode()
+    assert added.count('name="player"') == 3
+    moved = client.post("/", form | {"up": "1"}).content.decode()
+    assert moved.index('value="Ben"') < moved.index('value="Anna"')
+    created = client.post(
+        "/",
+        form
+        | {
+            "create": "1",
+            "start_points": "20",
+            "target": "31",
+            "on_failure": "shortfall",
+            "hunt_margin": "on",
+        },
+    )
+    assert created.status_code == 302
+    game = Game.objects.get()
+    assert game.rules_data["start_points"] == 20 and game.rules_data["hunt_dice"] == "margin"
+    assert game.rules_data["on_failure"] == "shortfall" and game.rules_data["target"] == 31
+    follow = client.get(created["Location"]).content.decode()
+    assert "Keep this host link" in follow and "turn-panel" in follow
+
+
+def test_the_create_form_refuses_bad_players_with_a_sentence(client: Client, db: None) -> None:
+    response = client.post(
+        "/", {"player": ["Anna", "anna"], "preset": "thirty", "set_aside": "any", "create": "1"}
+    )
+    assert response.status_code == 200 and "different name" in response.content.decode()
+    assert Game.objects.count() == 0
+
+
+def test_rematch_starts_a_new_game_with_the_same_seats_and_rules(client: Client, db: None) -> None:
+    g = make_game(players=["Anna", "Ben", "Cleo"], rules={"start_points": 12, "on_failure": "one"})
+    response = client.post(f"/g/{g.pk}/rematch")
+    new = Game.objects.exclude(pk=g.pk).get()
+    assert response["Location"] == f"/g/{new.pk}/"
+    assert list(new.seats.values_list("name", flat=True)) == ["Anna", "Ben", "Cleo"]
+    assert new.rules_data == g.rules_data and new.rematch_of == g
+
+
+def test_the_host_link_makes_another_browser_the_host(client: Client, game: Game) -> None:
+    assert client.post(f"/g/{game.pk}/host", {"key": "wrong"}).status_code == 403
+    response = client.post(f"/g/{game.pk}/host", {"key": game.host_key})  # type: ignore[attr-defined]
+    assert response.status_code == 302
+    assert "turn-panel" in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_the_qr_code_is_an_svg_of_the_share_link(client: Client, game: Game) -> None:
+    response = client.get(f"/g/{game.pk}/qr.svg")
+    assert response["Content-Type"] == "image/svg+xml" and response.content.startswith(b"<svg")
+
+
+def test_healthz(client: Client) -> None:
+    assert client.get("/healthz").content == b"ok"

@@ -1,0 +1,20 @@
+from django.urls import path
+
+from games import api, views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("g/<str:game_id>/", views.game_page, name="game"),
+    path("g/<str:game_id>/live", views.live, name="live"),
+    path("g/<str:game_id>/turn", views.turn, name="turn"),
+    path("g/<str:game_id>/undo", views.undo, name="undo"),
+    path("g/<str:game_id>/rematch", views.rematch, name="rematch"),
+    path("g/<str:game_id>/host", views.claim_host, name="claim_host"),
+    path("g/<str:game_id>/qr.svg", views.qr_code, name="qr"),
+    path("api/openapi.json", api.schema, name="api_schema"),
+    path("api/games", api.create_game, name="api_games"),
+    path("api/games/<str:game_id>", api.game_detail, name="api_game"),
+    path("api/games/<str:game_id>/turns", api.add_turn, name="api_turns"),
+    path("api/games/<str:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
+]
