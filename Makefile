@@ -19,7 +19,7 @@ data:
 	mkdir -p data
 
 run: venv data ## Migrate SQLite and serve the app on http://127.0.0.1:$(PORT)
-	$(BIN)/python manage.py compilemessages --ignore=.venv -v 0 2>/dev/null || true
+	if [ -d locale ] && command -v msgfmt >/dev/null; then $(BIN)/python manage.py compilemessages --ignore=.venv -v 0; fi
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 

@@ -23,7 +23,7 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
 fi
 
-if command -v msgfmt >/dev/null; then
+if [ -d locale ] && command -v msgfmt >/dev/null; then
   $BIN/python manage.py compilemessages --ignore=.venv -v 0
 fi
 
