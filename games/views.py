@@ -6,19 +6,23 @@ Each view parses, checks access, calls `games.store` (which calls the rules) and
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import replace
 from typing import Any
 
 import segno
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games import rules, store
 from games.access import host_cookie_name, is_host, remember_host
+from games.cache import cached, current_version
 from games.describe import rules_summary
 from games.forms import CreateGameForm
 from games.history import history_entries
@@ -86,9 +90,9 @@ def _edit_player_list(players: list[str], post: Any) -> list[str]:
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    sheet = full_sheet(game)
+    sheet, table = _page_sheet(game)
     host = is_host(request, game)
-    context = _game_context(request, sheet, host)
+    context = _game_context(request, sheet, host) | {"sheet_table": table}
     if host and request.GET.get("new") == "1":
         key = request.COOKIES.get(host_cookie_name(game), "")
         context["new"] = True
@@ -102,15 +106,28 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """What a following phone asks every second. Unchanged: an empty answer, one query."""
     version = _int_or_none(request.GET.get("v"))
-    current = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+    current = current_version(game_id)
     if current is None:
         raise Http404
     if version == current:
         return HttpResponse(status=204)
-    game = Game.objects.get(pk=game_id)
     count = _int_or_none(request.GET.get("n")) or 0
-    sheet, replace = sheet_since(game, count, _int_or_none(request.GET.get("t")))
-    return _render_update(request, sheet, replace=replace)
+    last = _int_or_none(request.GET.get("t"))
+    game = Game.objects.get(pk=game_id)
+    if is_host(request, game):
+        sheet, replace = sheet_since(game, count, last)
+        return _render_update(request, sheet, replace=replace, host=True)
+
+    # Every watcher asks for the same change at about the same moment: build it once.
+    def build() -> tuple[str, str]:
+        sheet, replace = sheet_since(game, count, last)
+        response = _render_update(request, sheet, replace=replace, host=False)
+        return response.content.decode(), response["X-Thirty-Version"]
+
+    body, new_version = cached(f"update:{game.pk}:{game.version}:{version}:{count}:{last}", build)
+    response = HttpResponse(body)
+    response["X-Thirty-Version"] = new_version
+    return response
 
 
 @require_POST
@@ -148,8 +165,11 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             )
             answers = dict.fromkeys(answers)
             question = None
-    sheet = full_sheet(game)
-    context = _game_context(request, sheet, True, question, answers) | {"turn_error": error}
+    sheet, table = _page_sheet(game)
+    context = _game_context(request, sheet, True, question, answers) | {
+        "turn_error": error,
+        "sheet_table": table,
+    }
     if request.htmx:
         # htmx swaps only successful answers; the panel carries the error sentence itself.
         return render(request, "games/turn_panel.html", context | {"oob": True})
@@ -196,7 +216,9 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
     new_game, host_key = store.create_game(game.name, names, game.rules, rematch_of=game)
-    response = redirect("game", new_game.pk)
+    url = reverse("game", args=[new_game.pk])
+    # A live update carries no per-person token, so its button posts through htmx.
+    response = HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     remember_host(response, new_game, host_key)
     return response
 
@@ -232,6 +254,18 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @require_GET
 def healthz(request: HtmxHttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
+
+
+def _page_sheet(game: Game) -> tuple[Sheet, str]:
+    """The sheet's summary and its rendered table. Rows never change once written, so the
+    table is rendered once per version and process, however many phones open the page."""
+
+    def build() -> tuple[Sheet, str]:
+        sheet = full_sheet(game)
+        table = render_to_string("games/sheet_table.html", {"sheet": sheet})
+        return replace(sheet, rows=()), table
+
+    return cached(f"page:{game.pk}:{game.version}", build)
 
 
 def _after_change(
