@@ -114,6 +114,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # Tests use a real file, not memory, so that threads and other processes share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "data" / "test.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -122,6 +124,9 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("da", _("Danish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language a phone chose with the EN / DA switch: kept for a year, no session needed.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True
 TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Copenhagen")
 USE_TZ = True
@@ -147,6 +152,7 @@ X_FRAME_OPTIONS = "DENY"
 if _site.scheme == "https":
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
