@@ -5,13 +5,15 @@ Each view parses, checks access, calls `games.store` (which calls the rules) and
 
 from __future__ import annotations
 
+import json
 from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -20,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import rules, store
+from games import rules, store, transfer
 from games.access import host_cookie_name, is_host, remember_host
 from games.cache import cached, current_version
 from games.describe import rules_summary
@@ -328,3 +330,45 @@ def _int_or_none(raw: str | None) -> int | None:
         return int(raw)
     except ValueError:
         return None
+
+
+@require_GET
+def export_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can export this game."))
+    response = JsonResponse(transfer.export_game(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="thirty-{game.pk}.json"'
+    return response
+
+
+@require_GET
+def export_csv(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    response = HttpResponse(transfer.export_csv(game), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="thirty-{game.pk}.csv"'
+    return response
+
+
+@require_POST
+def import_game(request: HtmxHttpRequest) -> HttpResponse:
+    upload = request.FILES.get("file")
+    error = _("Choose a game file exported from Thirty.")
+    if (
+        upload is not None
+        and upload.size is not None
+        and upload.size <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    ):
+        try:
+            game, host_key = transfer.import_game(json.loads(upload.read()))
+        except (ValueError, UnicodeDecodeError) as failure:
+            error = (
+                str(failure)
+                if isinstance(failure, transfer.GameFileError)
+                else _("This file is not a game exported from Thirty.")
+            )
+        else:
+            response = redirect("game", game.pk)
+            remember_host(response, game, host_key)
+            return response
+    return render(request, "games/import_error.html", {"error": error}, status=422)

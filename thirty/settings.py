@@ -8,6 +8,7 @@ PostgreSQL. `.env.example` lists every variable.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -114,8 +115,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # Tests use a real file, not memory, so that threads and other processes share it.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "data" / "test.sqlite3")}
+    # Tests use a real file, not memory, so that threads and other processes share it; one
+    # per test run, so that two runs at once do not share it.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"thirty-test-{os.getpid()}.sqlite3")
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

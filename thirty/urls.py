@@ -1,10 +1,12 @@
-from django.urls import path
+from django.urls import include, path
 
-from games import api, views
+from games import api, rules_page, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("rules/", rules_page.rules, name="rules"),
+    path("i18n/", include("django.conf.urls.i18n")),
     path("g/<str:game_id>/", views.game_page, name="game"),
     path("g/<str:game_id>/live", views.live, name="live"),
     path("g/<str:game_id>/turn", views.turn, name="turn"),
@@ -12,6 +14,9 @@ urlpatterns = [
     path("g/<str:game_id>/rematch", views.rematch, name="rematch"),
     path("g/<str:game_id>/host", views.claim_host, name="claim_host"),
     path("g/<str:game_id>/qr.svg", views.qr_code, name="qr"),
+    path("g/<str:game_id>/export.json", views.export_json, name="export_json"),
+    path("g/<str:game_id>/sheet.csv", views.export_csv, name="export_csv"),
+    path("import", views.import_game, name="import"),
     path("api/openapi.json", api.schema, name="api_schema"),
     path("api/games", api.create_game, name="api_games"),
     path("api/games/<str:game_id>", api.game_detail, name="api_game"),

@@ -1,0 +1,88 @@
+"""Export a game as JSON and the sheet as CSV, and import a JSON export again."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import rules
+from games.access import host_cookie_name
+from games.models import Game
+from games.transfer import GameFileError, export_game, import_game
+from tests.factories import make_game, play
+
+pytestmark = pytest.mark.django_db
+
+
+def played_game() -> Game:
+    game = make_game(
+        players=["Anna", "Ben", "Cleo"],
+        rules={"preset": "30s", "healing": True, "free_for_all": True},
+    )
+    return play(
+        game,
+        rules.Turn(26),
+        rules.Turn(33, hunt=2, target=0),
+        rules.Turn(35, heal=True),
+        rules.Turn(30),
+    )
+
+
+def test_a_json_export_imports_back_identically() -> None:
+    original = played_game()
+    exported = export_game(original)
+    copy, host_key = import_game(json.loads(json.dumps(exported)))
+    assert copy.pk != original.pk and host_key
+    again = export_game(copy)
+    assert {k: v for k, v in again.items() if k != "created_at"} == {
+        k: v for k, v in exported.items() if k != "created_at"
+    }
+
+
+def test_an_edited_export_is_refused_and_creates_nothing() -> None:
+    exported = export_game(played_game())
+    exported["turns"][1]["cells"] = [0, 0, 99]
+    with pytest.raises(GameFileError, match="does not match"):
+        import_game(exported)
+    exported = export_game(played_game())
+    exported["turns"][0]["total"] = 40
+    with pytest.raises(GameFileError, match="from 6 to 36"):
+        import_game(exported)
+    assert Game.objects.count() == 2  # the two played games; nothing imported
+
+
+@pytest.mark.parametrize(
+    "data", [[], {"format": "chess"}, {"format": "thirty-game", "format_version": 1}]
+)
+def test_files_that_are_not_games_are_refused_with_a_sentence(data: Any) -> None:
+    with pytest.raises(GameFileError):
+        import_game(data)
+
+
+def test_the_host_downloads_the_export_and_anyone_the_csv(client: Client) -> None:
+    game = played_game()
+    assert client.get(f"/g/{game.pk}/export.json").status_code == 403
+    csv = client.get(f"/g/{game.pk}/sheet.csv").content.decode()
+    assert csv.splitlines()[0] == "#,Roll,Anna,Ben,Cleo"
+    assert csv.splitlines()[-1] == "Points,,10,0,0"
+    client.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
+    response = client.get(f"/g/{game.pk}/export.json")
+    assert response.status_code == 200 and response.json()["players"] == ["Anna", "Ben", "Cleo"]
+
+
+def test_importing_through_the_page_makes_the_importer_host(client: Client) -> None:
+    exported = json.dumps(export_game(played_game())).encode()
+    upload = io.BytesIO(exported)
+    upload.name = "game.json"
+    response = client.post("/import", {"file": upload})
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "turn-panel" in page and 'id="turn-4"' in page
+    bad = io.BytesIO(b"not json")
+    bad.name = "bad.json"
+    refused = client.post("/import", {"file": bad})
+    assert refused.status_code == 422 and "not a game exported" in refused.content.decode()
