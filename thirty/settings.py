@@ -81,7 +81,11 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.password.InstancePasswordMiddleware",
 ]
+
+# Optional: a password for creating games and seeing the history (see games/password.py).
+THIRTY_PASSWORD = envsecret("THIRTY_PASSWORD", "")
 
 ROOT_URLCONF = "thirty.urls"
 WSGI_APPLICATION = "thirty.wsgi.application"

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from games import api, rules_page, views
+from games import api, password, rules_page, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +17,7 @@ urlpatterns = [
     path("g/<str:game_id>/export.json", views.export_json, name="export_json"),
     path("g/<str:game_id>/sheet.csv", views.export_csv, name="export_csv"),
     path("import", views.import_game, name="import"),
+    path("unlock", password.unlock, name="unlock"),
     path("api/openapi.json", api.schema, name="api_schema"),
     path("api/games", api.create_game, name="api_games"),
     path("api/games/<str:game_id>", api.game_detail, name="api_game"),
