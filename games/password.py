@@ -41,7 +41,7 @@ def _unlocked(request: HttpRequest) -> bool:
     bearer = request.headers.get("Authorization", "")
     if bearer.startswith("Bearer "):
         return hmac.compare_digest(bearer[7:].encode(), settings.THIRTY_PASSWORD.encode())
-    cookie = request.get_signed_cookie(COOKIE, default="", salt=SALT)
+    cookie = request.get_signed_cookie(COOKIE, default="", salt=SALT) or ""
     return hmac.compare_digest(cookie, _fingerprint())
 
 
