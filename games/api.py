@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET
 
 from games import rules, store
 from games.models import Game
@@ -42,9 +42,18 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @csrf_exempt
-        @require_http_methods(methods)
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in methods:
+                response = JsonResponse(
+                    {
+                        "error": _("This address does not accept %(method)s.")
+                        % {"method": request.method}
+                    },
+                    status=405,
+                )
+                response["Allow"] = ", ".join(methods)
+                return response
             try:
                 return view(request, *args, **kwargs)
             except ApiError as error:
