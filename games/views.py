@@ -5,6 +5,7 @@ Each view parses, checks access, calls `games.store` (which calls the rules) and
 
 from __future__ import annotations
 
+import io
 import json
 from contextlib import suppress
 from dataclasses import replace
@@ -249,8 +250,12 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     url = request.build_absolute_uri(reverse("game", args=[game.pk]))
-    svg = segno.make(url, error="m").svg_inline(scale=6, dark="#1d2b36", light=None, border=2)
-    return HttpResponse(svg, content_type="image/svg+xml")
+    svg = io.BytesIO()
+    # A standalone file (with its XML namespace), unlike segno's inline form, so that <img> shows it.
+    segno.make(url, error="m").save(
+        svg, kind="svg", scale=6, dark="#1d2b36", light="#ffffff", border=2, xmldecl=False
+    )
+    return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
 
 
 @require_GET

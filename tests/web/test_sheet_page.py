@@ -184,7 +184,11 @@ def test_the_host_link_makes_another_browser_the_host(client: Client, game: Game
 
 def test_the_qr_code_is_an_svg_of_the_share_link(client: Client, game: Game) -> None:
     response = client.get(f"/g/{game.pk}/qr.svg")
-    assert response["Content-Type"] == "image/svg+xml" and response.content.startswith(b"<svg")
+    assert response["Content-Type"] == "image/svg+xml"
+    assert (
+        response.content.startswith(b"<svg")
+        and b'xmlns="http://www.w3.org/2000/svg"' in response.content
+    )
 
 
 def test_healthz(client: Client) -> None:

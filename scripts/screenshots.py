@@ -1,0 +1,305 @@
+"""Screenshots of the main pages at phone and laptop size, in English and Danish.
+
+    .venv/bin/python scripts/screenshots.py [outdir]      (default: docs/screenshots)
+
+Starts the app on a free loopback port against a throwaway SQLite file, plays a few games
+through the JSON API, then photographs with Chromium:
+
+    home-<size>-<lang>.png     the home page with the history (whole page)
+    host-<size>-<lang>.png     the host's game page, with the turn form
+    watch-<size>-<lang>.png    the same game on a watcher's phone
+    turn-<size>-<lang>.png     the turn form after tapping a total above 30
+
+where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da. Every wait is
+bounded; the server is stopped at the end, also after an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+LANGUAGES = ("en", "da")
+START_TIMEOUT = 30  # seconds for the server to answer
+REQUEST_TIMEOUT = 10
+PAGE_TIMEOUT_MS = 10_000
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+# The game the pictures are about: eight seats, long names among them.
+MAIN_PLAYERS = [
+    "Anna",
+    "Benjamin Christoffersen",
+    "Cleo",
+    "Dan",
+    "Esther-Marie Kjærsgaard",
+    "Frederik",
+    "Gustav",
+    "Helle",
+]
+
+
+# Totals kept and hunt counts the seeded dice report: a lively evening, more hits than misses.
+TOTALS = [19, 22, 24, 25, 26, 27, 28, 29, 30, 31, 31, 32, 32, 33, 33, 34, 35, 36]
+HUNTS = [0, 1, 1, 2, 2, 3, 4]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def server_env(database: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("THIRTY_PASSWORD", "THIRTY_PASSWORD_FILE", "SITE_URL"):
+        env.pop(name, None)
+    env.update(
+        DATABASE_URL=f"sqlite:///{database}",
+        DEBUG="true",
+        DJANGO_SETTINGS_MODULE="thirty.settings",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def compile_messages(env: dict[str, str]) -> None:
+    """Build the translations when there are any; without them the pages stay English."""
+    if not (ROOT / "locale").is_dir() or shutil.which("msgfmt") is None:
+        return
+    try:
+        subprocess.run(
+            [sys.executable, "manage.py", "compilemessages", "--ignore=.venv", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=60,
+            capture_output=True,
+        )
+    except (subprocess.SubprocessError, OSError) as error:
+        print(f"note: translations not compiled ({error}); pages may show English")
+
+
+@contextmanager
+def running_server() -> Iterator[str]:
+    with tempfile.TemporaryDirectory(prefix="thirty-shots-") as tmp:
+        env = server_env(Path(tmp) / "shots.sqlite3")
+        compile_messages(env)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=120,
+        )
+        port = free_port()
+        log = (Path(tmp) / "server.log").open("w")
+        server = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(base, server)
+            yield base
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=10)
+            log.close()
+
+
+def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server stopped at once (exit code {server.returncode})")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"the server did not answer within {START_TIMEOUT} s")
+
+
+def api(base: str, path: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json", "Accept-Language": "en"}
+    if key:
+        headers["X-Host-Key"] = key
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers=headers, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+            answer: dict[str, Any] = json.load(response)
+            return answer
+    except urllib.error.HTTPError as error:
+        raise SystemExit(f"POST {path} refused: {error.code} {error.read()[:300]!r}") from None
+
+
+def play(base: str, game: dict[str, Any], turns: int, rng: random.Random) -> dict[str, Any]:
+    """Play `turns` plausible turns (or until the game ends) with seeded dice."""
+    key = game["host_key"]
+    counts_up = game["rules"]["preset"] == "30s"
+    for _ in range(turns):
+        if game["finished"]:
+            break
+        total = rng.choice(TOTALS)
+        turn: dict[str, Any] = {"total": total}
+        if total > 30:
+            margin = total - 30
+            if counts_up:
+                turn["hunt"] = rng.choice([0, 1, 1, 2])
+                if game["rules"]["healing"] and rng.random() < 0.2:
+                    turn = {"total": total, "heal": True}
+                elif game["rules"]["free_for_all"]:
+                    roller = game["next_roller"]
+                    targets = [
+                        s["seat"] for s in game["seats"] if not s["out"] and s["seat"] != roller
+                    ]
+                    turn["target"] = rng.choice(targets)
+            else:
+                most = margin if game["rules"]["hunt_dice"] == "margin" else 6
+                turn["hunt"] = min(most, rng.choice(HUNTS))
+        game = api(base, f"/api/games/{game['id']}/turns", turn, key) | {"host_key": key}
+    return game
+
+
+def build_games(base: str) -> dict[str, Any]:
+    """A few games for the history, and the main one (returned) that is still in play."""
+    done = api(
+        base,
+        "/api/games",
+        {
+            "name": "Thursday warm-up",
+            "players": ["Mette", "Nikolaj", "Oskar"],
+            "rules": {"start_points": 4},
+        },
+    )
+    play(base, done, 60, random.Random(1))
+    thirty_s = api(
+        base,
+        "/api/games",
+        {
+            "players": ["Anna", "Ben", "Cleo", "Dan", "Eva"],
+            "rules": {"preset": "30s", "healing": True, "free_for_all": True},
+        },
+    )
+    play(base, thirty_s, 12, random.Random(2))
+    main = api(
+        base,
+        "/api/games",
+        {"name": "Friday at Helle’s", "players": MAIN_PLAYERS, "rules": {"start_points": 8}},
+    )
+    # This seed leaves one player out after 25 turns and the game still going.
+    main = play(base, main, 25, random.Random(6))
+    if main["finished"]:
+        raise SystemExit("the main game ended early; change the seed")
+    return main
+
+
+def shoot(base: str, game: dict[str, Any], outdir: Path) -> list[Path]:
+    from playwright.sync_api import sync_playwright
+
+    taken: list[Path] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for lang in LANGUAGES:
+                for size in SIZES:
+                    taken += shoot_one(browser, base, game, outdir, size, lang)
+        finally:
+            browser.close()
+    return taken
+
+
+def shoot_one(
+    browser: Any, base: str, game: dict[str, Any], outdir: Path, size: str, lang: str
+) -> list[Path]:
+    """The four pictures at one size in one language, each in a fresh browser context."""
+    phone = size == "phone"
+    context = browser.new_context(
+        viewport=SIZES[size],
+        device_scale_factor=2 if phone else 1,
+        is_mobile=phone,
+        has_touch=phone,
+        locale="da-DK" if lang == "da" else "en-GB",
+        extra_http_headers={"Accept-Language": lang},
+    )
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    game_url = f"{base}/g/{game['id']}/"
+    taken: list[Path] = []
+
+    def snap(page: Any, name: str, *, full_page: bool = False) -> None:
+        path = outdir / f"{name}-{size}-{lang}.png"
+        page.mouse.move(0, 0)  # no hover left on a row
+        page.wait_for_timeout(300)  # let fonts and swaps settle
+        page.screenshot(path=str(path), full_page=full_page)
+        taken.append(path)
+
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/", wait_until="load")
+        snap(page, "home", full_page=True)
+
+        page.goto(game_url, wait_until="load")
+        snap(page, "watch")
+
+        host_cookie = {"name": f"thirty_host_{game['id']}", "value": game["host_key"], "url": base}
+        context.add_cookies([host_cookie])
+        page.goto(game_url, wait_until="load")
+        page.locator("#turn-panel .totals").wait_for()
+        snap(page, "host")
+
+        page.locator("#turn-panel .totals button[value='34']").click()
+        page.locator("#turn-panel .pad.hunt").wait_for()
+        snap(page, "turn")
+    finally:
+        context.close()
+    return taken
+
+
+def main() -> None:
+    outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
+    outdir.mkdir(parents=True, exist_ok=True)
+    with running_server() as base:
+        game = build_games(base)
+        taken = shoot(base, game, outdir)
+    for path in taken:
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

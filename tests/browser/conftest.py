@@ -1,0 +1,65 @@
+"""Browser tests: a real Chromium drives the pages the way a host and a watcher use them.
+
+They need Chromium at /usr/bin/chromium; without it they are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API keeps an event loop running in the test thread, where Django would
+# otherwise refuse database work (the live server's set-up and tear-down).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+HERE = Path(__file__).resolve().parent
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+# How long a watcher may wait for a change: the page polls every second.
+LIVE_TIMEOUT_MS = 5_000
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args() -> dict[str, Any]:
+    return {
+        "executable_path": str(CHROMIUM),
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(reason="Chromium not installed: apt-get install chromium")
+    for item in items:
+        if HERE in Path(str(item.path)).resolve().parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture
+def open_browser(browser: Any, live_server: Any) -> Generator[Callable[..., Any]]:
+    """Open a fresh browser (its own cookies) on the live server: `open_browser(PHONE)`."""
+    contexts: list[Any] = []
+
+    def open_page(viewport: dict[str, int] = LAPTOP) -> Any:
+        context = browser.new_context(viewport=viewport, base_url=live_server.url, locale="en-GB")
+        context.set_default_timeout(LIVE_TIMEOUT_MS)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
