@@ -251,7 +251,7 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     url = request.build_absolute_uri(reverse("game", args=[game.pk]))
     svg = io.BytesIO()
-    # A standalone file (with its XML namespace), unlike segno's inline form, so that <img> shows it.
+    # A standalone file with its XML namespace (segno's inline form has none), so <img> shows it.
     segno.make(url, error="m").save(
         svg, kind="svg", scale=6, dark="#1d2b36", light="#ffffff", border=2, xmldecl=False
     )
