@@ -1,0 +1,479 @@
+"""Following phones and hosts that behave as the game page does, for the latency runs.
+
+A follower polls `/g/<id>/live?v=..&n=..&t=..` on a fixed one-second timer, like htmx's
+`hx-trigger="every 1s"`: the timer keeps its beat whatever the answer takes, and a tick that
+falls while a request is still out sends one request as soon as it returns (htmx queues the
+last trigger). A 200 answer carries a new `<div id="live" hx-get=...>` out of band: the
+follower takes v/n/t from it, and since htmx swaps in a new element, the timer starts again
+one second after that answer. An answer older than what the follower shows is ignored,
+like the page ignores one whose `X-Thirty-Version` is lower than its own.
+
+A host posts turns through the htmx form path (`POST /g/<id>/turn` with `HX-Request`), with
+the v/n/t of its last answer, as the turn panel does.
+
+Everything runs on one asyncio loop per process; `simulate_in_processes` spreads games over
+processes so that one client can generate more polls than one core allows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import multiprocessing
+import os
+import random
+import re
+import resource
+import socket
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+HOST = "127.0.0.1"
+POLL_SECONDS = 1.0
+REQUEST_TIMEOUT = 15.0
+
+_LIVE_TAG = re.compile(r"<div\b[^>]*\bid=\"live\"[^>]*>", re.S)
+_HX_GET = re.compile(r"\bhx-get=\"([^\"]*)\"")
+_INPUT = re.compile(r"<input\b[^>]*>")
+_NAME = re.compile(r"\bname=\"([^\"]*)\"")
+_VALUE = re.compile(r"\bvalue=\"([^\"]*)\"")
+
+
+@dataclass
+class LiveState:
+    """What a page knows about its game: the poll address and the version, rows, last row."""
+
+    path: str
+    v: str
+    n: str
+    t: str
+
+    def url(self) -> str:
+        return f"{self.path}?{urlencode({'v': self.v, 'n': self.n, 't': self.t})}"
+
+    @property
+    def version(self) -> int:
+        try:
+            return int(self.v)
+        except ValueError:
+            return -1
+
+
+def parse_live(page: str) -> LiveState | None:
+    """The state in a page or an update: the `hx-get` of `<div id="live">`."""
+    tag = _LIVE_TAG.search(page)
+    if tag is None:
+        return None
+    found = _HX_GET.search(tag.group(0))
+    if found is None:
+        return None
+    url = urlsplit(html.unescape(found.group(1)))
+    query = parse_qs(url.query, keep_blank_values=True)
+    return LiveState(
+        url.path,
+        query.get("v", [""])[0],
+        query.get("n", [""])[0],
+        query.get("t", [""])[0],
+    )
+
+
+def parse_form_state(page: str) -> dict[str, str]:
+    """The hidden v/n/t inputs of the turn panel, as the host's next post sends them."""
+    found: dict[str, str] = {}
+    for tag in _INPUT.findall(page):
+        name, value = _NAME.search(tag), _VALUE.search(tag)
+        if name and value and name.group(1) in ("v", "n", "t"):
+            found[name.group(1)] = html.unescape(value.group(1))
+    return found
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+async def fetch(
+    port: int,
+    method: str,
+    target: str,
+    headers: dict[str, str] | None = None,
+    body: bytes = b"",
+) -> Reply:
+    """One HTTP/1.1 request on a fresh connection (the server closes each one anyway).
+
+    The request is sent in the same breath as the connect: a sync worker that accepted the
+    connection would otherwise sit idle until this process's event loop came round to write
+    it, and the benchmark would measure the client's loop instead of the server.
+    """
+    lines = [f"{method} {target} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    if body or method == "POST":
+        lines.append(f"Content-Length: {len(body)}")
+    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    loop = asyncio.get_running_loop()
+    chunks = []
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setblocking(False)
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            # On loopback the handshake is usually complete when connect() returns.
+            with contextlib.suppress(BlockingIOError):
+                sock.connect((HOST, port))
+            try:
+                sent = sock.send(request)
+            except BlockingIOError:
+                sent = 0
+            if sent < len(request):
+                await loop.sock_sendall(sock, request[sent:])
+            while chunk := await loop.sock_recv(sock, 65536):
+                chunks.append(chunk)
+    finally:
+        sock.close()
+    data = b"".join(chunks)
+    head, _, payload = data.partition(b"\r\n\r\n")
+    head_lines = head.decode("latin-1").split("\r\n")
+    parts = head_lines[0].split(" ", 2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise ConnectionError(f"no HTTP answer: {head_lines[0][:60]!r}")
+    reply_headers: dict[str, str] = {}
+    for line in head_lines[1:]:
+        name, _, value = line.partition(":")
+        reply_headers[name.strip().lower()] = value.strip()
+    length = reply_headers.get("content-length")
+    if length is not None and length.isdigit() and len(payload) < int(length):
+        raise ConnectionError("answer cut short")
+    return Reply(int(parts[1]), reply_headers, payload)
+
+
+@dataclass
+class HostSession:
+    """A host's phone: its cookies and CSRF token, and the v/n/t of its last answer."""
+
+    game_id: str
+    host_key: str
+    csrf_cookie: str
+    csrf_token: str
+    state: dict[str, str] = field(default_factory=dict)
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "HX-Request": "true",
+            "X-CSRFToken": self.csrf_token,
+            "Cookie": f"csrftoken={self.csrf_cookie}; thirty_host_{self.game_id}={self.host_key}",
+            "Content-Type": "application/x-www-form-urlencoded",
+        }
+
+
+# Turns that change no points, so a game never ends; alternating the ones that stop at the
+# total with the ones that go on to the hunt.
+FORM_TURNS: tuple[dict[str, str], ...] = (
+    {"total": "20"},
+    {"total": "33", "hunt": "0"},
+    {"total": "25"},
+    {"total": "35", "hunt": "0"},
+    {"total": "12"},
+    {"total": "31", "hunt": "0"},
+)
+
+
+async def submit_turn(port: int, host: HostSession, turn: dict[str, str]) -> tuple[bool, int, str]:
+    """Post one turn as the page does. Returns (recorded, new version, error)."""
+    fields = dict(turn) | {key: host.state.get(key, "") for key in ("v", "n", "t")}
+    reply = await fetch(
+        port, "POST", f"/g/{host.game_id}/turn", host.headers(), urlencode(fields).encode()
+    )
+    if reply.status != 200:
+        return False, -1, f"HTTP {reply.status}"
+    text = reply.body.decode("utf-8", "replace")
+    version = reply.headers.get("x-thirty-version", "")
+    new_state = parse_form_state(text)
+    live = parse_live(text)
+    if not new_state and live is not None:
+        new_state = {"v": live.v, "n": live.n, "t": live.t}
+    old = host.state.get("v", "")
+    if not version.isdigit() or (old.isdigit() and int(version) <= int(old)):
+        return False, -1, "not recorded (no newer X-Thirty-Version)"
+    if new_state:
+        host.state.update(new_state)
+    else:
+        host.state["v"] = version
+    return True, int(version), ""
+
+
+@dataclass
+class GameSpec:
+    game_id: str
+    host_key: str
+    followers: int
+    first_turn: float  # seconds after the start
+    turn_every: float
+    last_turn_before: float  # no turn is submitted after this many seconds
+    measure_before: float  # only turns submitted before this count for the change delay
+    max_turns: int = 10_000
+
+
+@dataclass
+class GameResult:
+    game_id: str
+    submits: list[tuple[float, int]] = field(default_factory=list)  # (start, new version)
+    measure_before: float = 0.0
+    submit_seconds: list[float] = field(default_factory=list)
+    submit_errors: list[str] = field(default_factory=list)
+    seen: list[list[tuple[float, int]]] = field(default_factory=list)  # per follower
+
+
+@dataclass
+class Counters:
+    polls_in_window: int = 0
+    polls: int = 0
+    poll_errors: int = 0
+    poll_seconds: list[float] = field(default_factory=list)
+    statuses: dict[int, int] = field(default_factory=dict)
+    changed_bytes: list[int] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+async def _poll(
+    port: int,
+    state: LiveState,
+    window: tuple[float, float],
+    seen: list[tuple[float, int]],
+    counters: Counters,
+) -> bool:
+    """One poll; True when it brought a newer version (and the state moved on)."""
+    sent = time.monotonic()
+    try:
+        reply = await fetch(port, "GET", state.url())
+    except (OSError, TimeoutError, ConnectionError) as error:
+        counters.poll_errors += 1
+        if len(counters.errors) < 5:
+            counters.errors.append(f"poll: {type(error).__name__}: {error}")
+        return False
+    received = time.monotonic()
+    counters.polls += 1
+    if window[0] <= sent < window[1]:
+        counters.polls_in_window += 1
+    counters.poll_seconds.append(received - sent)
+    counters.statuses[reply.status] = counters.statuses.get(reply.status, 0) + 1
+    if reply.status == 204:
+        return False
+    if reply.status != 200:
+        if len(counters.errors) < 5:
+            counters.errors.append(f"poll: HTTP {reply.status} for {state.url()}")
+        return False
+    counters.changed_bytes.append(len(reply.body))
+    new = parse_live(reply.body.decode("utf-8", "replace"))
+    if new is None:
+        if len(counters.errors) < 5:
+            counters.errors.append("poll: a 200 answer without <div id=live hx-get=...>")
+        return False
+    header = reply.headers.get("x-thirty-version", "")
+    version = int(header) if header.isdigit() else new.version
+    if version <= state.version:
+        return False  # an answer that crossed a newer one: the page ignores it
+    state.v, state.n, state.t = new.v, new.n, new.t
+    seen.append((received, version))
+    return True
+
+
+async def _follower(
+    port: int,
+    state: LiveState,
+    start: float,
+    stop: float,
+    window: tuple[float, float],
+    seen: list[tuple[float, int]],
+    counters: Counters,
+) -> None:
+    beat = start  # when the timer fires next
+    queued = False  # a tick fell while a request was out
+    while True:
+        if not queued:
+            delay = beat - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            beat += POLL_SECONDS  # the timer re-arms as it fires
+        queued = False
+        if time.monotonic() >= stop:
+            return
+        changed = await _poll(port, state, window, seen, counters)
+        now = time.monotonic()
+        if changed:
+            beat = now + POLL_SECONDS  # a new #live element, a new timer
+        elif beat <= now:
+            while beat <= now:
+                beat += POLL_SECONDS
+            queued = True
+
+
+async def _host(
+    port: int, host: HostSession, spec: GameSpec, start: float, result: GameResult
+) -> None:
+    rng = random.Random(spec.game_id)
+    at = start + spec.first_turn
+    for count in range(spec.max_turns):
+        if at > start + spec.last_turn_before:
+            return
+        delay = at - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        sent = time.monotonic()
+        try:
+            ok, version, error = await submit_turn(port, host, FORM_TURNS[count % len(FORM_TURNS)])
+        except (OSError, TimeoutError, ConnectionError) as failure:
+            ok, version, error = False, -1, f"{type(failure).__name__}: {failure}"
+        if ok:
+            result.submits.append((sent, version))
+            result.submit_seconds.append(time.monotonic() - sent)
+        else:
+            result.submit_errors.append(error)
+            await _refresh_host(port, host)
+        at += spec.turn_every * rng.uniform(0.9, 1.1)
+
+
+async def _refresh_host(port: int, host: HostSession) -> None:
+    """After a refused turn the host reloads the page, as a person would."""
+    try:
+        reply = await fetch(port, "GET", f"/g/{host.game_id}/")
+    except (OSError, TimeoutError, ConnectionError):
+        return
+    live = parse_live(reply.body.decode("utf-8", "replace"))
+    if live is not None:
+        host.state = {"v": live.v, "n": live.n, "t": live.t}
+
+
+async def _page_state(port: int, game_id: str) -> LiveState:
+    reply = await fetch(port, "GET", f"/g/{game_id}/")
+    if reply.status != 200:
+        raise RuntimeError(f"GET /g/{game_id}/ answered {reply.status}")
+    live = parse_live(reply.body.decode("utf-8", "replace"))
+    if live is None:
+        raise RuntimeError(f"GET /g/{game_id}/ has no <div id=live hx-get=...>")
+    return live
+
+
+async def simulate(
+    port: int,
+    games: list[GameSpec],
+    csrf: tuple[str, str],
+    start: float,
+    duration: float,
+    window: tuple[float, float],
+    seed: int,
+) -> dict[str, Any]:
+    """Run followers and hosts for `duration` seconds from the monotonic time `start`."""
+    rng = random.Random(seed)
+    states = await asyncio.gather(*(_page_state(port, spec.game_id) for spec in games))
+    counters = Counters()
+    results: list[GameResult] = []
+    tasks = []
+    stop = start + duration
+    absolute_window = (start + window[0], start + window[1])
+    for spec, state in zip(games, states, strict=True):
+        result = GameResult(spec.game_id, measure_before=start + spec.measure_before)
+        results.append(result)
+        host = HostSession(spec.game_id, spec.host_key, csrf[0], csrf[1])
+        host.state = {"v": state.v, "n": state.n, "t": state.t}
+        tasks.append(_host(port, host, spec, start, result))
+        for _ in range(spec.followers):
+            seen: list[tuple[float, int]] = []
+            result.seen.append(seen)
+            own = LiveState(state.path, state.v, state.n, state.t)
+            phase = start + rng.random() * POLL_SECONDS
+            tasks.append(_follower(port, own, phase, stop, absolute_window, seen, counters))
+    cpu_before = resource.getrusage(resource.RUSAGE_SELF)
+    await asyncio.gather(*tasks)
+    cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+    client_cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (
+        cpu_after.ru_stime - cpu_before.ru_stime
+    )
+    latencies: list[float] = []
+    missed = 0
+    submit_seconds: list[float] = []
+    submit_errors: list[str] = []
+    submits = 0
+    measured = 0
+    for result in results:
+        submit_seconds += result.submit_seconds
+        submit_errors += result.submit_errors
+        submits += len(result.submits)
+        for sent, version in result.submits:
+            if sent > result.measure_before:
+                continue  # load only: too close to the end to be sure to be seen
+            measured += 1
+            for seen in result.seen:
+                first = next((at for at, v in seen if v >= version), None)
+                if first is None:
+                    missed += 1
+                else:
+                    latencies.append(first - sent)
+    return {
+        "latencies": latencies,
+        "missed": missed,
+        "submits": submits,
+        "measured_submits": measured,
+        "submit_seconds": submit_seconds,
+        "submit_errors": submit_errors[:5],
+        "submit_error_count": len(submit_errors),
+        "polls": counters.polls,
+        "polls_in_window": counters.polls_in_window,
+        "poll_errors": counters.poll_errors,
+        "poll_seconds": counters.poll_seconds,
+        "statuses": {str(k): v for k, v in counters.statuses.items()},
+        "changed_bytes": counters.changed_bytes[:200],
+        "errors": counters.errors,
+        "client_cpu": client_cpu,
+    }
+
+
+def _run_chunk(arguments: tuple[Any, ...]) -> dict[str, Any]:
+    port, games, csrf, start, duration, window, seed = arguments
+    try:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ValueError, OSError):
+        pass
+    return asyncio.run(simulate(port, games, csrf, start, duration, window, seed))
+
+
+def simulate_in_processes(
+    port: int,
+    games: list[GameSpec],
+    csrf: tuple[str, str],
+    duration: float,
+    window: tuple[float, float],
+    processes: int,
+) -> dict[str, Any]:
+    """Spread the games over `processes` client processes, all starting at the same moment,
+    once every process has loaded its games' pages."""
+    processes = max(1, min(processes, len(games)))
+    lead = 0.6 + 0.03 * len(games)
+    chunks: list[list[GameSpec]] = [games[i::processes] for i in range(processes)]
+    start = time.monotonic() + lead
+    arguments = [
+        (port, chunk, csrf, start, duration, window, index * 7919 + os.getpid())
+        for index, chunk in enumerate(chunks)
+    ]
+    if processes == 1:
+        parts = [_run_chunk(arguments[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            parts = pool.map(_run_chunk, arguments)
+    merged: dict[str, Any] = {}
+    for part in parts:
+        for key, value in part.items():
+            if key == "statuses":
+                bucket = merged.setdefault(key, {})
+                for status, n in value.items():
+                    bucket[status] = bucket.get(status, 0) + n
+            elif isinstance(value, list):
+                merged.setdefault(key, []).extend(value)
+            else:
+                merged[key] = merged.get(key, 0) + value
+    merged["processes"] = processes
+    return merged

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `make bench`: start the production server on SQLite, then on PostgreSQL, measure each with
+# bench/run.py, print one table and write it into docs/benchmarks.md between the results
+# markers. Raw figures and server logs go to .bench/. Takes about four minutes.
+#
+#   bash scripts/bench.sh                    both databases
+#   BENCH_DATABASES=sqlite bash scripts/bench.sh
+#   bash scripts/bench.sh --one LABEL OUT    one run against $DATABASE_URL (used internally)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=.venv/bin
+OUT=.bench
+export DJANGO_SETTINGS_MODULE=thirty.settings
+mkdir -p "$OUT"
+
+free_port() {
+  "$BIN/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+SERVER_PID=
+alive() {  # a process that exists and is not a zombie waiting to be reaped
+  [ -r "/proc/$1/stat" ] && [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" != Z ]
+}
+
+stop_server() {
+  local pid=$SERVER_PID
+  [ -n "$pid" ] || return 0
+  SERVER_PID=
+  # The server leads its own process group (setsid): stop the master and its workers.
+  kill -TERM -- "-$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do alive "$pid" || break; sleep 0.2; done
+  kill -KILL -- "-$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  # Whatever is left in the group (a worker that outlived its master) goes too, by its id.
+  for left in $(pgrep -g "$pid" 2>/dev/null || true); do
+    kill -KILL "$left" 2>/dev/null || true
+  done
+}
+
+run_one() {  # LABEL OUT.json, against $DATABASE_URL
+  local label=$1 out=$2 port log status=0
+  port=$(free_port)
+  log="$OUT/server-$(echo "$label" | tr '[:upper:]' '[:lower:]').log"
+  trap stop_server EXIT
+  setsid env -u THIRTY_PASSWORD -u THIRTY_PASSWORD_FILE DEBUG=false \
+    SECRET_KEY="$("$BIN/python" -c 'import secrets; print(secrets.token_urlsafe(40))')" \
+    HOST=127.0.0.1 PORT="$port" WEB_WORKERS=2 SITE_URL="http://127.0.0.1:$port" \
+    LOG_LEVEL=WARNING "$BIN/python" -m thirty.serve >"$log" 2>&1 &
+  SERVER_PID=$!
+  local ready=
+  for _ in $(seq 1 120); do
+    if "$BIN/python" -c "import sys, urllib.request as u; sys.exit(0 if u.urlopen('http://127.0.0.1:$port/healthz', timeout=2).read() == b'ok' else 1)" 2>/dev/null; then
+      ready=1
+      break
+    fi
+    alive "$SERVER_PID" || break
+    sleep 0.5
+  done
+  if [ -z "$ready" ]; then
+    echo "The server did not answer /healthz on port $port; its log:" >&2
+    tail -n 30 "$log" >&2
+    stop_server
+    return 1
+  fi
+  echo "Server ready on 127.0.0.1:$port (pid $SERVER_PID, 2 gunicorn workers, $label)"
+  "$BIN/python" bench/run.py measure --port "$port" --db "$label" --out "$out" \
+    --server-pid "$SERVER_PID" || status=$?
+  stop_server
+  trap - EXIT
+  return "$status"
+}
+
+if [ "${1:-}" = "--one" ]; then
+  run_one "$2" "$3"
+  exit $?
+fi
+
+if ! command -v wrk >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing wrk from Debian packages"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+  else
+    echo "wrk is missing (Debian package 'wrk'); install it and run again." >&2
+    exit 2
+  fi
+fi
+
+started=$(date +%s)
+echo "make bench: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "Command: bash scripts/bench.sh (BENCH_DATABASES=${BENCH_DATABASES:-sqlite,postgresql})"
+results=()
+failed=0
+rm -f "$OUT/sqlite.json" "$OUT/postgresql.json"
+
+if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,sqlite,* ]]; then
+  tmp=$(mktemp -d /tmp/thirty-bench.XXXXXX)
+  DATABASE_URL="sqlite:///$tmp/bench.sqlite3" run_one SQLite "$OUT/sqlite.json" || failed=1
+  rm -rf "$tmp"
+  [ -f "$OUT/sqlite.json" ] && results+=("$OUT/sqlite.json")
+fi
+
+if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,postgresql,* ]]; then
+  if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+    PG_PORT=$(free_port) bash scripts/with-postgres.sh \
+      bash scripts/bench.sh --one PostgreSQL "$OUT/postgresql.json" || failed=1
+    [ -f "$OUT/postgresql.json" ] && results+=("$OUT/postgresql.json")
+  else
+    echo "SKIPPED: PostgreSQL (no server binaries; Debian package 'postgresql')"
+  fi
+fi
+
+if [ ${#results[@]} -gt 0 ]; then
+  echo
+  echo "==== Results ($(($(date +%s) - started)) s)"
+  "$BIN/python" bench/run.py report "${results[@]}" --doc docs/benchmarks.md
+fi
+exit "$failed"
