@@ -98,4 +98,5 @@ def test_the_share_card_shows_a_qr_code_that_loads(open_browser: Callable[..., A
     qr = phone.locator(".share img.qr")
     expect(qr).to_be_visible()
     qr.evaluate("img => img.decode().catch(() => null)")
-    assert qr.evaluate("img => img.naturalWidth") > 0
+    assert qr.evaluate("img => img.naturalWidth") > 0  # a broken image has no size
+    expect(phone.get_by_label("Link to this game")).to_have_value(link)
