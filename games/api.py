@@ -22,6 +22,7 @@ from games import rules, store
 from games.models import Game
 from games.names import clean_player_names
 from games.openapi import openapi_schema
+from games.rules.odds import keep_choices, turn_odds
 from games.translate import rule_error_message
 
 MAX_GAME_NAME = 80
@@ -213,3 +214,45 @@ def _int_field(body: dict[str, Any], key: str, *, required: bool = False) -> int
     if isinstance(value, bool) or not isinstance(value, int):
         raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": key})
     return value
+
+
+@api_view(["GET"])
+def odds(request: HttpRequest) -> HttpResponse:
+    """Exact odds of one turn under best play (DESIGN.md: GET /api/odds)."""
+    ruleset = _odds_rules(request)
+    result = turn_odds(ruleset.target, ruleset.set_aside)
+    return JsonResponse(
+        {
+            "p_beat": round(float(result.p_beat), 6),
+            "p_beat_exact": f"{result.p_beat.numerator}/{result.p_beat.denominator}",
+            "totals": {str(total): float(p) for total, p in result.totals.items()},
+        }
+    )
+
+
+@api_view(["GET"])
+def odds_choices(request: HttpRequest) -> HttpResponse:
+    """Every legal choice of dice to set aside from a roll, best first."""
+    ruleset = _odds_rules(request)
+    try:
+        roll = [int(face) for face in request.GET.get("roll", "").split(",")]
+        kept = int(request.GET.get("kept", "0"))
+    except ValueError:
+        raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "roll"}) from None
+    choices = keep_choices(roll, kept, ruleset.target, ruleset.set_aside)
+    return JsonResponse(
+        {"choices": [{"keep": list(c.keep), "p_beat": round(float(c.p_beat), 6)} for c in choices]}
+    )
+
+
+def _odds_rules(request: HttpRequest) -> rules.RuleSet:
+    raw = request.GET.get("target", "30")
+    try:
+        target = int(raw)
+    except ValueError:
+        raise ApiError(
+            400, _("“%(field)s” must be a whole number.") % {"field": "target"}
+        ) from None
+    return rules.RuleSet.from_dict(
+        {"target": target, "set_aside": request.GET.get("set_aside", "any")}
+    )

@@ -174,3 +174,13 @@ def test_the_schema_describes_every_endpoint(client: Client) -> None:
         "/api/games/{game_id}/turns",
         "/api/games/{game_id}/turns/last",
     }
+
+
+def test_the_odds_match_the_exact_value_and_sum_to_one(client: Client) -> None:
+    odds = client.get("/api/odds?set_aside=any&target=30").json()
+    assert odds["p_beat"] == 0.538447
+    assert abs(sum(odds["totals"].values()) - 1) < 1e-9
+    choices = client.get("/api/odds/choices?roll=6,6,5,1,1,2&kept=0").json()["choices"]
+    assert choices[0]["p_beat"] >= choices[-1]["p_beat"]
+    assert client.get("/api/odds?target=29").status_code == 422
+    assert client.get("/api/odds/choices?roll=7&kept=0").status_code == 422
