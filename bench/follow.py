@@ -97,44 +97,22 @@ class Reply:
     body: bytes
 
 
-async def fetch(
-    port: int,
-    method: str,
-    target: str,
-    headers: dict[str, str] | None = None,
-    body: bytes = b"",
-) -> Reply:
-    """One HTTP/1.1 request on a fresh connection (the server closes each one anyway).
+def _complete(data: bytes) -> bool:
+    """Whether `data` holds a whole answer (headers and Content-Length bytes of body)."""
+    head, found, payload = data.partition(b"\r\n\r\n")
+    if not found:
+        return False
+    status = head[9:12]
+    if status in (b"204", b"304"):
+        return True
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return value.strip().isdigit() and len(payload) >= int(value.strip())
+    return False  # no length: read to the end
 
-    The request is sent in the same breath as the connect: a sync worker that accepted the
-    connection would otherwise sit idle until this process's event loop came round to write
-    it, and the benchmark would measure the client's loop instead of the server.
-    """
-    lines = [f"{method} {target} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
-    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-    if body or method == "POST":
-        lines.append(f"Content-Length: {len(body)}")
-    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-    loop = asyncio.get_running_loop()
-    chunks = []
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setblocking(False)
-        async with asyncio.timeout(REQUEST_TIMEOUT):
-            # On loopback the handshake is usually complete when connect() returns.
-            with contextlib.suppress(BlockingIOError):
-                sock.connect((HOST, port))
-            try:
-                sent = sock.send(request)
-            except BlockingIOError:
-                sent = 0
-            if sent < len(request):
-                await loop.sock_sendall(sock, request[sent:])
-            while chunk := await loop.sock_recv(sock, 65536):
-                chunks.append(chunk)
-    finally:
-        sock.close()
-    data = b"".join(chunks)
+
+def _parse(data: bytes) -> Reply:
     head, _, payload = data.partition(b"\r\n\r\n")
     head_lines = head.decode("latin-1").split("\r\n")
     parts = head_lines[0].split(" ", 2)
@@ -148,6 +126,84 @@ async def fetch(
     if length is not None and length.isdigit() and len(payload) < int(length):
         raise ConnectionError("answer cut short")
     return Reply(int(parts[1]), reply_headers, payload)
+
+
+async def fetch(
+    port: int,
+    method: str,
+    target: str,
+    headers: dict[str, str] | None = None,
+    body: bytes = b"",
+    close_after: float = 0.0,
+) -> Reply:
+    """One HTTP/1.1 request on a fresh connection (the server closes each one anyway).
+
+    Both ends of the exchange are kept as short as this client can make them, because a
+    gunicorn sync worker is held for both: it waits for the request from the moment it
+    accepts, and after answering it waits for the client to close (a "lingering close",
+    up to 2 s). So the request goes out in the same breath as the connect, and the socket
+    is closed as soon as the whole answer is in. `close_after` delays that close, as the
+    network between a phone and the server would.
+    """
+    lines = [f"{method} {target} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    if body or method == "POST":
+        lines.append(f"Content-Length: {len(body)}")
+    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    loop = asyncio.get_running_loop()
+    data = b""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setblocking(False)
+        async with asyncio.timeout(REQUEST_TIMEOUT):
+            # On loopback the handshake is usually complete when connect() returns.
+            with contextlib.suppress(BlockingIOError):
+                sock.connect((HOST, port))
+            try:
+                sent = sock.send(request)
+            except BlockingIOError:
+                sent = 0
+            if sent < len(request):
+                await loop.sock_sendall(sock, request[sent:])
+            while not _complete(data):
+                chunk = await loop.sock_recv(sock, 65536)
+                if not chunk:
+                    break
+                data += chunk
+            if close_after > 0:
+                await asyncio.sleep(close_after)
+    finally:
+        sock.close()
+    return _parse(data)
+
+
+async def _late_closer(
+    port: int, target: str, delay: float, stop: float, seconds: list[float]
+) -> None:
+    while time.monotonic() < stop:
+        started = time.monotonic()
+        with contextlib.suppress(OSError, TimeoutError, ConnectionError):
+            await fetch(port, "GET", target, close_after=delay)
+            seconds.append(time.monotonic() - started - delay)
+
+
+async def _late_closers(
+    port: int, target: str, clients: int, delay: float, duration: float
+) -> dict[str, Any]:
+    stop = time.monotonic() + duration
+    seconds: list[float] = []
+    await asyncio.gather(
+        *(_late_closer(port, target, delay, stop, seconds) for _ in range(clients))
+    )
+    return {"rate": len(seconds) / duration, "seconds": seconds}
+
+
+def late_closers(
+    port: int, target: str, clients: int, delay: float, duration: float
+) -> dict[str, Any]:
+    """Requests/s of `clients` phones that each close their connection `delay` seconds
+    after the answer arrived, as a phone does one network round trip away."""
+    return asyncio.run(_late_closers(port, target, clients, delay, duration))
 
 
 @dataclass
@@ -215,6 +271,7 @@ class GameSpec:
     last_turn_before: float  # no turn is submitted after this many seconds
     measure_before: float  # only turns submitted before this count for the change delay
     max_turns: int = 10_000
+    jitter: float = 0.1  # each gap between turns is turn_every * (1 ± jitter)
 
 
 @dataclass
@@ -333,7 +390,7 @@ async def _host(
         else:
             result.submit_errors.append(error)
             await _refresh_host(port, host)
-        at += spec.turn_every * rng.uniform(0.9, 1.1)
+        at += spec.turn_every * rng.uniform(1 - spec.jitter, 1 + spec.jitter)
 
 
 async def _refresh_host(port: int, host: HostSession) -> None:
@@ -387,8 +444,10 @@ async def simulate(
             phase = start + rng.random() * POLL_SECONDS
             tasks.append(_follower(port, own, phase, stop, absolute_window, seen, counters))
     cpu_before = resource.getrusage(resource.RUSAGE_SELF)
+    wait_before = _run_queue_wait()
     await asyncio.gather(*tasks)
     cpu_after = resource.getrusage(resource.RUSAGE_SELF)
+    client_wait = _run_queue_wait() - wait_before
     client_cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (
         cpu_after.ru_stime - cpu_before.ru_stime
     )
@@ -428,7 +487,17 @@ async def simulate(
         "changed_bytes": counters.changed_bytes[:200],
         "errors": counters.errors,
         "client_cpu": client_cpu,
+        "client_wait": client_wait,
     }
+
+
+def _run_queue_wait() -> float:
+    """Seconds this process's event loop was ready to run but waited for a CPU."""
+    try:
+        with open("/proc/self/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _run_chunk(arguments: tuple[Any, ...]) -> dict[str, Any]:
