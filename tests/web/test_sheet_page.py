@@ -9,6 +9,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games import store
 from games.access import host_cookie_name
 from games.models import Game, Turn
 from games.rules import Turn as RuleTurn
@@ -92,6 +93,20 @@ def test_live_refresh_replaces_the_rows_after_an_undo(watcher: Client, game: Gam
     Game.objects.filter(pk=game.pk).update(version=version + 1)
     html = watcher.get(f"/g/{game.pk}/live?v={version}&n=2&t={last.pk}").content.decode()
     assert '<tbody id="sheet-rows" hx-swap-oob="true">' in html and 'id="turn-2"' not in html
+
+
+def test_live_refresh_notices_an_undone_row_replaced_by_a_new_one(
+    watcher: Client, game: Game
+) -> None:
+    play(game, RuleTurn(20), RuleTurn(20))
+    seen = Turn.objects.get(number=2)
+    version = Game.objects.get(pk=game.pk).version
+    store.undo_last_turn(game.pk)
+    store.record_turn(game.pk, RuleTurn(33, 2))
+    url = f"/g/{game.pk}/live?v={version}&n=2&t={seen.pk}"
+    html = watcher.get(url).content.decode()
+    assert '<tbody id="sheet-rows" hx-swap-oob="true">' in html
+    assert "hunted 3s: 2 dice found" in html
 
 
 def _queries_for(client: Client, url: str) -> int:
