@@ -127,8 +127,8 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             422, _("“target” is a seat number from 1 to %(seats)s.") % {"seats": seat_count}
         )
     turn = rules.Turn(total, hunt, None if target is None else target - 1, heal)
-    store.record_turn(game.pk, turn, version=_int_field(body, "version"))
-    return JsonResponse(game_state(Game.objects.get(pk=game.pk)), status=201)
+    recorded = store.record_turn(game.pk, turn, version=_int_field(body, "version"))
+    return JsonResponse(game_state(recorded.game), status=201)
 
 
 @api_view(["DELETE"])

@@ -2,22 +2,25 @@
 
 Everything cached here is keyed by the game's version, which goes up with every change, so
 an entry can never be stale: a new version is simply a new key. Each process keeps its own
-entries (Django's local-memory cache), which is safe for any number of processes.
+entries in memory, which is safe for any number of processes. Values are kept as they are,
+not pickled, since a rendered sheet is a hundred kilobytes that would otherwise be copied
+on every hit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
-from django.core.cache import cache
 from django.db import connection
 from django.utils.translation import get_language
 
 from games.models import Game
 
 T = TypeVar("T")
-ENTRY_SECONDS = 10 * 60
+MAX_ENTRIES = 512
 
 _VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s"
 
@@ -31,11 +34,39 @@ def current_version(game_id: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def cached(key: str, build: Callable[[], T]) -> T:
+class _Memory:
+    """A small least-recently-used map, safe to share between a process's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get_or_build(self, key: Hashable, build: Callable[[], T]) -> T:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+                value: T = self.entries[key]
+                return value
+        value = build()  # built outside the lock; two threads may build it once each
+        with self.lock:
+            self.entries[key] = value
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+
+
+_memory = _Memory(MAX_ENTRIES)
+
+
+def cached(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     """The value for `key` in the reader's language, built once per process."""
-    full_key = f"{key}:{get_language()}"
-    value: T | None = cache.get(full_key)
-    if value is None:
-        value = build()
-        cache.set(full_key, value, ENTRY_SECONDS)
-    return value
+    return _memory.get_or_build((*key, get_language()), build)
+
+
+def clear() -> None:
+    _memory.clear()

@@ -79,13 +79,16 @@ def full_sheet(game: Game) -> Sheet:
     )
 
 
-def sheet_since(game: Game, count: int, last_turn_id: int | None) -> tuple[Sheet, bool]:
+def sheet_since(
+    game: Game, count: int, last_turn_id: int | None, position: rules.Position | None = None
+) -> tuple[Sheet, bool]:
     """The sheet with only the rows a follower does not have yet.
 
     The follower has `count` rows, the last with id `last_turn_id`. While those are still
     the first rows of the game, only the rows after them are loaded, so a change costs the
     same at turn 500 as at turn 10. After an undo they are not, and every row is loaded:
-    the second value then says the follower must replace its rows.
+    the second value then says the follower must replace its rows. `position`, if given,
+    is the game's current one.
     """
     if count:
         known = Turn.objects.filter(game=game, number=count).values_list("id", flat=True).first()
@@ -96,7 +99,7 @@ def sheet_since(game: Game, count: int, last_turn_id: int | None) -> tuple[Sheet
     sheet = _sheet(
         game,
         [name for _, name in seats],
-        load_position(game),
+        position or load_position(game),
         rows,
         turn_count=rows[-1].number if rows else count,
         last_turn_id=rows[-1].id if rows else last_turn_id,

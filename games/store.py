@@ -120,13 +120,32 @@ def load_rows(
     return stored
 
 
-def record_turn(game_id: str, turn: rules.Turn, *, version: int | None = None) -> Game:
+@dataclass(frozen=True)
+class Recorded:
+    """A stored turn: the game at its new version, the row, and the position after it."""
+
+    game: Game
+    row: rules.Row
+    position: rules.Position
+
+
+def record_turn(
+    game_id: str,
+    turn: rules.Turn,
+    *,
+    version: int | None = None,
+    known: rules.Position | None = None,
+) -> Recorded:
     """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
-    `StaleVersionError`, or `Game.DoesNotExist`; on any of them nothing changes."""
+    `StaleVersionError`, or `Game.DoesNotExist`; on any of them nothing changes.
+
+    `known` is the position at `version`, when the caller has already loaded it: the version
+    check under the lock proves it is still current, which saves adding up the game again.
+    """
     try:
         with transaction.atomic():
             game = _lock(game_id, version)
-            position = load_position(game)
+            position = known if known is not None and version is not None else load_position(game)
             row = position.play(turn)
             number = (
                 Turn.objects.filter(game=game)
@@ -153,7 +172,7 @@ def record_turn(game_id: str, turn: rules.Turn, *, version: int | None = None) -
                 Cell(turn=stored, seat_id=seat_id, value=value)
                 for seat_id, value in zip(seat_ids, row.cells, strict=True)
             )
-            return _bump(game)
+            return Recorded(_bump(game), row, position.after(row))
     except IntegrityError as error:
         # Another request recorded this turn number first.
         raise StaleVersionError from error

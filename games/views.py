@@ -15,6 +15,7 @@ import segno
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -34,6 +35,7 @@ from games.sheet import Sheet, full_sheet, sheet_since
 from games.translate import rule_error_message
 
 HISTORY_PAGE_SIZE = 20
+CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -93,8 +95,10 @@ def _edit_player_list(players: list[str], post: Any) -> list[str]:
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    sheet, table = _page_sheet(game)
     host = is_host(request, game)
+    if not host:
+        return _watcher_page(request, game)
+    sheet, table = _page_sheet(game)
     context = _game_context(request, sheet, host) | {"sheet_table": table}
     if host and request.GET.get("new") == "1":
         key = request.COOKIES.get(host_cookie_name(game), "")
@@ -127,7 +131,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         response = _render_update(request, sheet, replace=replace, host=False)
         return response.content.decode(), response["X-Thirty-Version"]
 
-    body, new_version = cached(f"update:{game.pk}:{game.version}:{version}:{count}:{last}", build)
+    body, new_version = cached(("update", game.pk, game.version, version, count, last), build)
     response = HttpResponse(body)
     response["X-Thirty-Version"] = new_version
     return response
@@ -148,16 +152,24 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             if question is None or (
                 question.step is rules.Step.HUNT and answers["hunt"] is not None
             ):
-                store.record_turn(
+                recorded = store.record_turn(
                     game.pk,
                     rules.Turn(
                         answers["total"], answers["hunt"], answers["target"], bool(answers["heal"])
                     ),
                     version=version,
+                    # Loaded after the game was read at this version: still good if it holds.
+                    known=position if version == game.version else None,
                 )
-                return _after_change(
-                    request, game, int(request.POST.get("n") or 0), request.POST.get("t")
+                if not request.htmx:
+                    return redirect("game", game.pk)
+                sheet, replace = sheet_since(
+                    recorded.game,
+                    _int_or_none(request.POST.get("n")) or 0,
+                    _int_or_none(request.POST.get("t")),
+                    recorded.position,
                 )
+                return _render_update(request, sheet, replace=replace, host=True)
         except rules.RuleError as rule_error:
             error = rule_error_message(rule_error)
             answers = dict.fromkeys(answers)  # start the turn again
@@ -263,6 +275,22 @@ def healthz(request: HtmxHttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+def _watcher_page(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """The page as everyone but the host sees it, rendered once per version, language and
+    address; only the CSRF token differs between phones, so it is put in afterwards."""
+
+    def build() -> bytes:
+        sheet, table = _page_sheet(game)
+        context = _game_context(request, sheet, False) | {
+            "sheet_table": table,
+            "csrf_token": CSRF_PLACEHOLDER,
+        }
+        return render(request, "games/game.html", context).content
+
+    page = cached(("watcher-page", game.pk, game.version, request.get_host()), build)
+    return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
+
+
 def _page_sheet(game: Game) -> tuple[Sheet, str]:
     """The sheet's summary and its rendered table. Rows never change once written, so the
     table is rendered once per version and process, however many phones open the page."""
@@ -272,17 +300,7 @@ def _page_sheet(game: Game) -> tuple[Sheet, str]:
         table = render_to_string("games/sheet_table.html", {"sheet": sheet})
         return replace(sheet, rows=()), table
 
-    return cached(f"page:{game.pk}:{game.version}", build)
-
-
-def _after_change(
-    request: HtmxHttpRequest, game: Game, count: int, last: str | None
-) -> HttpResponse:
-    if not request.htmx:
-        return redirect("game", game.pk)
-    game.refresh_from_db()
-    sheet, replace = sheet_since(game, count, _int_or_none(last))
-    return _render_update(request, sheet, replace=replace, host=True)
+    return cached(("page", game.pk, game.version), build)
 
 
 def _render_update(

@@ -13,11 +13,16 @@ import django
 from django.core.management import call_command
 
 
-def main() -> None:
+def prepare() -> None:
+    """Bring the database and the static files up to date, before any worker starts."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thirty.settings")
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
+
+
+def main() -> None:
+    prepare()
     bind = f"{os.getenv('HOST', '127.0.0.1')}:{os.getenv('PORT', '8000')}"
     # Two sync workers per two cores measured best; the sheet's work is CPU-bound.
     workers = os.getenv("WEB_WORKERS", "2")

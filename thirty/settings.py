@@ -108,7 +108,9 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.getenv("DATABASE_URL", f"sqlite:///{BASE_DIR / 'data' / 'thirty.sqlite3'}"),
         conn_max_age=envint("DB_CONN_MAX_AGE", 600),
-        conn_health_checks=True,
+        # Off by default: a check costs every request a round trip to PostgreSQL, and the live
+        # refresh is one query. A dropped connection then fails one request, and is replaced.
+        conn_health_checks=envbool("DB_CONN_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -208,3 +208,20 @@ def test_the_qr_code_is_an_svg_of_the_share_link(client: Client, game: Game) -> 
 
 def test_healthz(client: Client) -> None:
     assert client.get("/healthz").content == b"ok"
+
+
+def test_a_cached_watcher_page_carries_each_phones_own_csrf_token(db: None) -> None:
+    game = make_game(players=["Anna", "Ben"], rules={"start_points": 6})
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    pages = [c.get(f"/g/{game.pk}/").content.decode() for c in (first, second)]
+    assert all("placeholder" not in page for page in pages)
+    tokens = [page.split('"X-CSRFToken": "')[1].split('"')[0] for page in pages]
+    assert tokens[0] != tokens[1]
+    play(game, RuleTurn(36, 6))  # Anna knocks Ben out: the game is over
+    finished = Game.objects.get(pk=game.pk)
+    assert "Rematch" in first.get(f"/g/{finished.pk}/").content.decode()
+    page = second.get(f"/g/{finished.pk}/").content.decode()
+    token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert (
+        second.post(f"/g/{finished.pk}/rematch", {"csrfmiddlewaretoken": token}).status_code == 302
+    )
