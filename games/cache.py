@@ -68,5 +68,14 @@ def cached(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     return _memory.get_or_build((*key, get_language()), build)
 
 
+def remembered(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
+    """The value for `key`, whatever the language, built once per process."""
+    return _memory.get_or_build(key, build)
+
+
+def remember(key: tuple[Hashable, ...], value: object) -> None:
+    _memory.get_or_build(key, lambda: value)
+
+
 def clear() -> None:
     _memory.clear()

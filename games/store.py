@@ -16,6 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import rules
+from games.cache import remember, remembered
 from games.models import Cell, Game, Seat, Turn, hash_key, new_key
 from games.rules.errors import gettext_noop
 
@@ -68,7 +69,12 @@ def create_game(
 
 
 def load_position(game: Game) -> rules.Position:
-    """The current position in two queries, however long the game is."""
+    """The position at the game's version: remembered by the process that wrote it, or
+    added up by the database in two queries."""
+    return remembered(("position", game.pk, game.version), lambda: _add_up_position(game))
+
+
+def _add_up_position(game: Game) -> rules.Position:
     harm = list(
         Seat.objects.filter(game=game)
         .order_by("position")
@@ -172,7 +178,9 @@ def record_turn(
                 Cell(turn=stored, seat_id=seat_id, value=value)
                 for seat_id, value in zip(seat_ids, row.cells, strict=True)
             )
-            return Recorded(_bump(game), row, position.after(row))
+            game, after = _bump(game), position.after(row)
+        remember(("position", game.pk, game.version), after)
+        return Recorded(game, row, after)
     except IntegrityError as error:
         # Another request recorded this turn number first.
         raise StaleVersionError from error
