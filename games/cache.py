@@ -14,10 +14,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.db import connection
 from django.utils.translation import get_language
 
 from games.models import Game
+from games.versions import CHANNEL, VersionBoard
 
 T = TypeVar("T")
 MAX_ENTRIES = 512
@@ -26,12 +28,67 @@ _VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s"
 
 
 def current_version(game_id: str) -> int | None:
-    """The game's version in one indexed query, without building ORM objects: this runs
-    for every phone every second, so it is kept as close to a bare request as possible."""
+    """The game's version: this runs for every phone every second, so it is kept as close
+    to a bare request as possible. On PostgreSQL it usually comes from the versions the
+    database pushed (`games.versions`); otherwise from one indexed query, without ORM objects.
+    """
+    board = version_board()
+    generation = None
+    if board is not None:
+        known = board.lookup(game_id)
+        if known is not None:
+            return known
+        generation = board.generation()
     with connection.cursor() as cursor:
         cursor.execute(_VERSION_SQL, [game_id])
         row = cursor.fetchone()
-    return None if row is None else int(row[0])
+    if row is None:
+        return None
+    if board is not None:
+        board.read(game_id, int(row[0]), generation)
+    return int(row[0])
+
+
+_board: VersionBoard | None = None
+_board_lock = threading.Lock()
+
+
+def version_board() -> VersionBoard | None:
+    """This process's board of pushed versions, started on first use (PostgreSQL only)."""
+    global _board
+    if connection.vendor != "postgresql" or not settings.THIRTY_VERSION_PUSH:
+        return None
+    with _board_lock:
+        if _board is None:
+            params = connection.settings_dict
+            conninfo = {
+                key: params[name]
+                for key, name in (
+                    ("dbname", "NAME"),
+                    ("user", "USER"),
+                    ("password", "PASSWORD"),
+                    ("host", "HOST"),
+                    ("port", "PORT"),
+                )
+                if params.get(name)
+            }
+            _board = VersionBoard(conninfo).start()
+        return _board
+
+
+def stop_version_board() -> None:
+    global _board
+    with _board_lock:
+        if _board is not None:
+            _board.stop()
+            _board = None
+
+
+def announce(game: Game) -> None:
+    """Tell every process the game's new version, when the current transaction commits."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk}:{game.version}"])
 
 
 class _Memory:

@@ -16,7 +16,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import rules
-from games.cache import remember, remembered
+from games.cache import announce, remember, remembered
 from games.models import Cell, Game, Seat, Turn, hash_key, new_key
 from games.rules.errors import gettext_noop
 
@@ -209,4 +209,5 @@ def _bump(game: Game) -> Game:
     game.updated_at = timezone.now()
     game.save(update_fields=["version", "updated_at"])
     game.refresh_from_db(fields=["version"])
+    announce(game)
     return game

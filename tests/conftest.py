@@ -43,3 +43,23 @@ def host(client: Any, game: Any) -> Any:
 def watcher(client: Any) -> Any:
     """A phone that followed the link: it can read but holds no key."""
     return client
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_version_listener() -> Generator[None, None, None]:
+    """The listener keeps a connection to the test database open, which would stop the test
+    database from being dropped; only the tests of it start one, and stop it again."""
+    from django.test import override_settings
+
+    with override_settings(THIRTY_VERSION_PUSH=False):
+        yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `postgres` run in the PostgreSQL pass of `make test` only."""
+    if os.getenv("DATABASE_URL", "").startswith("postgres"):
+        return
+    keep = [item for item in items if item.get_closest_marker("postgres") is None]
+    if len(keep) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep

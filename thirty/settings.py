@@ -84,6 +84,10 @@ MIDDLEWARE = [
     "games.password.InstancePasswordMiddleware",
 ]
 
+# On PostgreSQL, each process listens for version changes instead of asking for every
+# unchanged live refresh (games/versions.py).
+THIRTY_VERSION_PUSH = envbool("THIRTY_VERSION_PUSH", True)
+
 # Optional: a password for creating games and seeing the history (see games/password.py).
 THIRTY_PASSWORD = envsecret("THIRTY_PASSWORD", "")
 

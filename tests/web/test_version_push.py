@@ -1,0 +1,47 @@
+"""On PostgreSQL, changes are pushed to every process, so that an unchanged live refresh
+is answered without a query, and a change is still seen at once."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.db import connection
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+
+from games import cache, rules, store
+from games.models import Game
+from tests.factories import make_game
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for(condition: object, seconds: float = 5.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(condition) and condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@override_settings(THIRTY_VERSION_PUSH=True)
+def test_unchanged_refreshes_need_no_query_and_changes_arrive_at_once(client: Client) -> None:
+    game = make_game()
+    board = cache.version_board()
+    assert board is not None
+    try:
+        assert board.wait_until_listening(5)
+        url = f"/g/{game.pk}/live?v={game.version}&n=0&t="
+        assert client.get(url).status_code == 204  # first look: read from the database
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url).status_code == 204
+        assert len(queries) == 0
+        store.record_turn(game.pk, rules.Turn(33, 2))
+        new_version = Game.objects.get(pk=game.pk).version
+        assert wait_for(lambda: board.lookup(game.pk) == new_version)
+        changed = client.get(url)
+        assert changed.status_code == 200 and 'id="turn-1"' in changed.content.decode()
+    finally:
+        cache.stop_version_board()
