@@ -129,7 +129,8 @@ class CreateGameForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         try:
-            self.cleaned_players = clean_player_names(self.players)
+            # Rows left empty are unused seats, not blank names; a name of only spaces is refused.
+            self.cleaned_players = clean_player_names([p for p in self.players if p != ""])
         except ValidationError as error:
             self.add_error(None, error)
         if self.errors:

@@ -3,30 +3,111 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import expect
 
 
-def create_game(page: Any, players: list[str], *, start_points: int | None = None) -> str:
+@dataclass(frozen=True)
+class Language:
+    """The words a page shows in one language, copied from the catalogue (for Danish,
+    locale/da/LC_MESSAGES/django.po), so a test reads what a person reads."""
+
+    code: str  # <html lang>
+    locale: str  # the browser's own language, sent as Accept-Language
+    new_game: str
+    add_player: str
+    starting_points: str
+    start: str
+    share_link: str
+    follow: str
+    rules_summary: str  # "{points}" stands for the starting points
+    points_left: str
+    next_to_roll: str  # "{name}" stands for a player
+    turn: str
+    total: str
+    hunt: str  # "{total}" and "{margin}" stand for the numbers
+    hit: str  # what a row says about a hunt of two dice that hit
+    wins: str
+    rematch: str
+    rules: str
+
+    def __str__(self) -> str:  # the test id
+        return self.code
+
+
+ENGLISH = Language(
+    code="en",
+    locale="en-GB",
+    new_game="New game",
+    add_player="Add player",
+    starting_points="Starting points",
+    start="Start the game",
+    share_link="Link to this game",
+    follow="Follow on your phone",
+    rules_summary="Thirty · {points} points each",
+    points_left="Points left",
+    next_to_roll="Next to roll: {name}",
+    turn="{name}’s turn",
+    total="Total of the dice kept",
+    hunt="{total}: how many dice showed {margin}?",
+    hit="{roller} rolled {total} and hunted {margin}s: 2 dice found → {victim} −2.",
+    wins="{name} wins!",
+    rematch="Rematch",
+    rules="Rules",
+)
+
+DANISH = Language(
+    code="da",
+    locale="da-DK",
+    new_game="Nyt spil",
+    add_player="Tilføj spiller",
+    starting_points="Startpoint",
+    start="Start spillet",
+    share_link="Link til dette spil",
+    follow="Følg med på telefonen",
+    rules_summary="Tredive · {points} point til hver",
+    points_left="Point tilbage",
+    next_to_roll="Næste til at slå: {name}",
+    turn="{name} slår",
+    total="Summen af de beholdte terninger",
+    hunt="{total}: hvor mange terninger viste {margin}?",
+    hit="{roller} slog {total} og jagtede {margin}'ere: 2 terninger ramte → {victim} −2.",
+    wins="{name} vinder!",
+    rematch="Omkamp",
+    rules="Regler",
+)
+
+
+def create_game(
+    page: Any,
+    players: list[str],
+    *,
+    start_points: int | None = None,
+    language: Language = ENGLISH,
+) -> str:
     """Fill the home page form as a host does and start the game; returns the share link."""
     page.goto("/")
+    expect(page.locator("h1")).to_have_text(language.new_game)
     inputs = page.locator('#create-form input[name="player"]')
     while inputs.count() < len(players):
         count = inputs.count()
-        page.get_by_role("button", name="Add player").click()
+        page.get_by_role("button", name=language.add_player).click()
         expect(inputs).to_have_count(count + 1)
     for index, name in enumerate(players):
         inputs.nth(index).fill(name)
     if start_points is not None:
-        page.get_by_label("Starting points").fill(str(start_points))
-    return start(page)
+        # The label starts with these words; other labels may contain them further on.
+        label = re.compile("^" + re.escape(language.starting_points))
+        page.get_by_label(label).fill(str(start_points))
+    return start(page, language)
 
 
-def start(page: Any) -> str:
-    page.get_by_role("button", name="Start the game").click()
+def start(page: Any, language: Language = ENGLISH) -> str:
+    page.get_by_role("button", name=language.start).click()
     expect(page).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
-    link: str = page.get_by_label("Link to this game").input_value()
+    link: str = page.get_by_label(language.share_link).input_value()
     return link
 
 

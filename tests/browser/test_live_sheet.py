@@ -9,16 +9,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import ask, create_game, footer, tap
+from tests.browser.helpers import DANISH, ENGLISH, Language, ask, create_game, footer, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
 PLAYERS = ["Anna", "Ben", "Cleo", "Dan"]
 
 
-def follow(open_browser: Callable[..., Any], link: str) -> Any:
+def follow(open_browser: Callable[..., Any], link: str, language: Language = ENGLISH) -> Any:
     """A phone opens the share link and is marked, so a reload would show."""
-    phone = open_browser(PHONE)
+    phone = open_browser(PHONE, locale=language.locale)
     phone.goto(link)
     phone.evaluate("window.__marker = 1")
     return phone
@@ -69,24 +69,64 @@ def test_a_watcher_sees_each_turn_and_an_undo_without_reloading(
     assert still_the_same_page(phone)
 
 
-def test_a_short_game_ends_with_the_winner_on_the_watchers_phone(
-    open_browser: Callable[..., Any],
+@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
+def language(request: pytest.FixtureRequest) -> Language:
+    """Both browsers ask for this language (Accept-Language), as phones set to it do."""
+    chosen: Language = request.param
+    if chosen is DANISH:
+        request.getfixturevalue("danish")
+    return chosen
+
+
+def test_a_whole_game_is_followed_live_to_the_winner_in_each_language(
+    open_browser: Callable[..., Any], language: Language
 ) -> None:
-    host = open_browser()
-    link = create_game(host, PLAYERS, start_points=2)
-    phone = follow(open_browser, link)
-    expect(footer(phone, 1)).to_have_text("2")
+    say = language
+    host = open_browser(locale=say.locale)
+    link = create_game(host, PLAYERS, start_points=2, language=say)
+    expect(host.locator("html")).to_have_attribute("lang", say.code)
+    expect(host.locator(".rules-line")).to_contain_text(say.rules_summary.format(points=2))
 
-    for roller, victim in (("Anna", 2), ("Cleo", 4), ("Anna", 3)):
-        expect(host.locator("#turn-panel h2")).to_have_text(f"{roller}’s turn")
+    phone = follow(open_browser, link, say)
+    expect(phone.locator("html")).to_have_attribute("lang", say.code)
+    expect(phone.get_by_role("heading", name=say.follow)).to_be_visible()
+    expect(phone.locator("#sheet-foot th")).to_have_text(say.points_left)
+    expect(phone.locator("#sheet-foot td")).to_have_text(["2", "2", "2", "2"])
+    expect(phone.locator("#status")).to_have_text(say.next_to_roll.format(name="Anna"))
+    expect(phone.locator("#turn-panel")).to_have_count(0)  # a watcher gets no turn form
+
+    # Anna, Cleo and Anna again each beat 30 by 4 and find two 4s: the next player still in
+    # loses both points, and Anna is the last one left.
+    turns = [
+        ("Anna", "Ben", "Cleo", ["34", "0", "2", "0", "0"]),
+        ("Cleo", "Dan", "Anna", ["34", "0", "0", "0", "2"]),
+        ("Anna", "Cleo", None, ["34", "0", "0", "2", "0"]),
+    ]
+    for row, (roller, victim, next_roller, cells) in enumerate(turns, start=1):
+        expect(host.locator("#turn-panel h2")).to_have_text(say.turn.format(name=roller))
+        expect(ask(host)).to_have_text(say.total)
         tap(host, "34")
+        expect(ask(host)).to_have_text(say.hunt.format(total=34, margin=4))
         tap(host, "2")
-        expect(footer(phone, victim)).to_have_text("0", timeout=LIVE_TIMEOUT_MS)
-        expect(phone.locator("#sheet-head th").nth(victim + 1)).to_have_class("seat out")
 
-    expect(phone.locator("#status .banner")).to_contain_text("Anna wins!", timeout=LIVE_TIMEOUT_MS)
-    expect(phone.get_by_role("button", name="Rematch")).to_be_visible()
-    expect(host.locator("#status .banner")).to_contain_text("Anna wins!")
+        added = phone.locator(f"#turn-{row}")
+        expect(added).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        expect(added.locator("td")).to_have_text(cells)
+        why = say.hit.format(roller=roller, total=34, margin=4, victim=victim)
+        expect(added).to_have_attribute("title", why)
+        seat = PLAYERS.index(victim) + 1
+        expect(footer(phone, seat)).to_have_text("0", timeout=LIVE_TIMEOUT_MS)
+        expect(phone.locator("#sheet-head th").nth(seat + 1)).to_have_class("seat out")
+        if next_roller:
+            expect(phone.locator("#status")).to_have_text(say.next_to_roll.format(name=next_roller))
+            expect(phone.locator("#sheet-head th.next")).to_have_text(next_roller)
+
+    winner = say.wins.format(name="Anna")
+    expect(phone.locator("#status .banner")).to_contain_text(winner, timeout=LIVE_TIMEOUT_MS)
+    expect(phone.get_by_role("button", name=say.rematch)).to_be_visible()
+    expect(phone.locator("#sheet-foot td")).to_have_text(["2", "0", "0", "0"])
+    expect(phone.locator("#sheet-foot th")).to_have_text(say.points_left)
+    expect(host.locator("#status .banner")).to_contain_text(winner)
     expect(host.locator("#turn-panel button")).to_have_count(0)  # nothing left to enter
     assert still_the_same_page(phone)
 

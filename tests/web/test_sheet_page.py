@@ -173,6 +173,14 @@ def test_the_create_form_adds_reorders_and_creates(client: Client, db: None) -> 
     assert "Keep this host link" in follow and "turn-panel" in follow
 
 
+def test_the_create_form_ignores_rows_left_empty(client: Client, db: None) -> None:
+    form = {"player": ["Anna", "", "Ben", ""], "preset": "thirty", "set_aside": "any", "create": "1"}
+    assert client.post("/", form).status_code == 302
+    assert list(Game.objects.get().seats.values_list("name", flat=True)) == ["Anna", "Ben"]
+    spaces = client.post("/", form | {"player": ["Anna", "   ", "Ben"]})
+    assert spaces.status_code == 200 and "cannot be blank" in spaces.content.decode()
+
+
 def test_the_create_form_refuses_bad_players_with_a_sentence(client: Client, db: None) -> None:
     response = client.post(
         "/", {"player": ["Anna", "anna"], "preset": "thirty", "set_aside": "any", "create": "1"}
