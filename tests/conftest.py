@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -63,3 +66,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in keep])
         items[:] = keep
+
+
+@pytest.fixture(scope="session")
+def compiled_locale(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The repository's catalogues compiled now, so that pages show today's translations
+    rather than whatever `.mo` files an earlier build left behind."""
+    from django.conf import settings
+
+    locale = Path(settings.BASE_DIR) / "locale"
+    if shutil.which("msgfmt") is None:
+        if (locale / "da" / "LC_MESSAGES" / "django.mo").exists():
+            return locale
+        pytest.skip("gettext not installed: apt-get install gettext")
+    target = tmp_path_factory.mktemp("locale")
+    for po in locale.glob("*/LC_MESSAGES/django.po"):
+        mo = target / po.relative_to(locale).with_suffix(".mo")
+        mo.parent.mkdir(parents=True)
+        subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
+    return target
+
+
+@pytest.fixture
+def current_translations(compiled_locale: Path) -> Generator[None, None, None]:
+    """Pages (and the live server, which runs in this process) translate with those."""
+    from django.test import override_settings
+
+    with override_settings(LOCALE_PATHS=[compiled_locale]):
+        yield

@@ -6,15 +6,11 @@ They need Chromium at /usr/bin/chromium; without it they are skipped with the re
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.test import override_settings
 
 # Playwright's sync API keeps an event loop running in the test thread, where Django would
 # otherwise refuse database work (the live server's set-up and tear-down).
@@ -68,26 +64,3 @@ def open_browser(browser: Any, live_server: Any) -> Generator[Callable[..., Any]
     yield open_page
     for context in contexts:
         context.close()
-
-
-@pytest.fixture(scope="session")
-def compiled_locale(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The repository's catalogues compiled now, so the pages show today's translations."""
-    locale = Path(settings.BASE_DIR) / "locale"
-    if shutil.which("msgfmt") is None:
-        if (locale / "da" / "LC_MESSAGES" / "django.mo").exists():
-            return locale
-        pytest.skip("msgfmt not found and no compiled Danish catalogue")
-    target = tmp_path_factory.mktemp("locale")
-    for po in locale.glob("*/LC_MESSAGES/django.po"):
-        mo = target / po.relative_to(locale).with_suffix(".mo")
-        mo.parent.mkdir(parents=True)
-        subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
-    return target
-
-
-@pytest.fixture
-def danish(compiled_locale: Path) -> Iterator[None]:
-    """The live server translates with those catalogues (it runs in this process)."""
-    with override_settings(LOCALE_PATHS=[compiled_locale]):
-        yield

@@ -13,7 +13,7 @@ from tests.browser.helpers import DANISH, ENGLISH, Language, ask, create_game, f
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.usefixtures("transactional_db", "danish"),
+    pytest.mark.usefixtures("transactional_db", "current_translations"),
 ]
 
 

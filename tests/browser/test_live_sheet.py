@@ -74,7 +74,7 @@ def language(request: pytest.FixtureRequest) -> Language:
     """Both browsers ask for this language (Accept-Language), as phones set to it do."""
     chosen: Language = request.param
     if chosen is DANISH:
-        request.getfixturevalue("danish")
+        request.getfixturevalue("current_translations")
     return chosen
 
 

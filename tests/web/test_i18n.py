@@ -10,13 +10,12 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.test import Client, override_settings
+from django.test import Client
 from django.utils import formats, timezone, translation
 
 from games.rules import Turn as RuleTurn
@@ -151,32 +150,11 @@ def test_the_catalogue_keeps_every_placeholder(fresh_catalogue: list[Entry]) -> 
 # -- pages in Danish -------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def compiled_locale(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The repository's catalogues compiled now, so the tests read today's translations."""
-    if shutil.which("msgfmt") is None:
-        if (LOCALE / "da" / "LC_MESSAGES" / "django.mo").exists():
-            return LOCALE
-        pytest.skip(GETTEXT_MISSING)
-    target = tmp_path_factory.mktemp("locale")
-    for po in LOCALE.glob("*/LC_MESSAGES/django.po"):
-        mo = target / po.relative_to(LOCALE).with_suffix(".mo")
-        mo.parent.mkdir(parents=True)
-        subprocess.run(["msgfmt", "--check", "-o", str(mo), str(po)], check=True)
-    return target
-
-
-@pytest.fixture
-def catalogue(compiled_locale: Path) -> Iterator[None]:
-    with override_settings(LOCALE_PATHS=[compiled_locale]):
-        yield
-
-
 def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_a_phone_asking_for_danish_gets_the_home_page_in_danish(client: Client) -> None:
     html = client.get("/", headers=DA).content.decode()
     assert '<html lang="da">' in html
@@ -186,7 +164,7 @@ def test_a_phone_asking_for_danish_gets_the_home_page_in_danish(client: Client) 
     assert '<html lang="en">' in english and "New game" in english
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_game_page_sheet_and_row_explanations_are_danish(client: Client) -> None:
     game = play(make_game(), RuleTurn(33, 2))
     html = client.get(f"/g/{game.pk}/", headers=DA).content.decode()
@@ -196,7 +174,7 @@ def test_the_game_page_sheet_and_row_explanations_are_danish(client: Client) -> 
     assert "Tredive · 30 point til hver · slå 30" in text_of(html)
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_host_is_asked_in_danish(client: Client) -> None:
     from games.access import host_cookie_name
 
@@ -206,7 +184,7 @@ def test_the_host_is_asked_in_danish(client: Client) -> None:
     assert "Anna slår" in html and "33: hvor mange terninger viste 3?" in html
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_history_counts_turns_with_plurals_in_both_languages(client: Client) -> None:
     play(make_game(name="One"), RuleTurn(20))
     play(make_game(name="Two"), RuleTurn(20), RuleTurn(20))
@@ -216,7 +194,7 @@ def test_the_history_counts_turns_with_plurals_in_both_languages(client: Client)
     assert "1 turn ·" in english and "2 turns ·" in english
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_dates_use_the_danish_format(client: Client) -> None:
     game = make_game()
     html = client.get("/", headers=DA).content.decode()
@@ -225,7 +203,7 @@ def test_dates_use_the_danish_format(client: Client) -> None:
     assert shown in html and re.search(r"\d+\. [a-zæøå]+ \d{4}", shown)
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_switch_sets_the_language_cookie_without_a_session(client: Client) -> None:
     assert "django.contrib.sessions" not in settings.INSTALLED_APPS
     game = make_game()
@@ -247,7 +225,7 @@ def test_the_switch_sets_the_language_cookie_without_a_session(client: Client) -
     assert "New game" in client.get("/", headers=DA).content.decode()
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_switch_never_sends_a_phone_back_to_a_post_only_address(client: Client) -> None:
     from games.access import host_cookie_name
 
@@ -257,7 +235,7 @@ def test_the_switch_never_sends_a_phone_back_to_a_post_only_address(client: Clie
     assert f'name="next" value="/g/{game.pk}/"' in html
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_api_errors_follow_accept_language(client: Client) -> None:
     created = client.post(
         "/api/games",
@@ -281,7 +259,7 @@ def test_api_errors_follow_accept_language(client: Client) -> None:
 # -- the rules page --------------------------------------------------------------------------
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_rules_page_has_a_section_per_game_in_both_languages(client: Client) -> None:
     english = text_of(client.get("/rules/").content.decode())
     for words in (
@@ -302,7 +280,7 @@ def test_the_rules_page_has_a_section_per_game_in_both_languages(client: Client)
     assert "How to play" not in danish
 
 
-@pytest.mark.usefixtures("catalogue")
+@pytest.mark.usefixtures("current_translations")
 def test_the_rules_page_is_linked_from_the_header_and_the_home_page(client: Client) -> None:
     html = client.get("/").content.decode()
     assert html.count('href="/rules/"') >= 2
