@@ -1,28 +1,75 @@
-"""Who may change a game: the host, recognised by the key kept in their browser."""
+"""Who may change a game: the host, recognised by the key kept in their browser, and, where
+the host allows it, each player on their own turn, recognised by their seat's key."""
 
 from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from games.models import Game
+from games import rules
+from games.models import Game, Seat, hash_key
 
-HOST_COOKIE_AGE = 60 * 60 * 24 * 365
+COOKIE_AGE = 60 * 60 * 24 * 365
+
+
+@dataclass(frozen=True)
+class Access:
+    host: bool = False
+    seat: int | None = None  # the seat whose key this browser holds
+
+    def may_play(self, game: Game, position: rules.Position) -> bool:
+        """Whether this browser may enter the turn that is due now."""
+        if self.host:
+            return True
+        return game.seats_play and self.seat is not None and position.next_roller == self.seat
 
 
 def host_cookie_name(game: Game) -> str:
     return f"thirty_host_{game.pk}"
 
 
+def seat_cookie_name(game: Game) -> str:
+    return f"thirty_seat_{game.pk}"
+
+
 def is_host(request: HttpRequest, game: Game) -> bool:
     return game.check_host_key(request.COOKIES.get(host_cookie_name(game)))
 
 
+def access_for(request: HttpRequest, game: Game) -> Access:
+    if is_host(request, game):
+        return Access(host=True)
+    return Access(seat=seat_for_key(game, request.COOKIES.get(seat_cookie_name(game))))
+
+
+def seat_for_key(game: Game, key: str | None) -> int | None:
+    """The seat a key belongs to, compared in constant time; None for no key or a wrong one."""
+    if not key:
+        return None
+    wanted = hash_key(key)
+    found = None
+    for position, key_hash in Seat.objects.filter(game=game).values_list("position", "key_hash"):
+        if key_hash and hmac.compare_digest(wanted, key_hash):
+            found = position
+    return found
+
+
 def remember_host(response: HttpResponse, game: Game, key: str) -> None:
+    _set(response, host_cookie_name(game), key)
+
+
+def remember_seat(response: HttpResponse, game: Game, key: str) -> None:
+    _set(response, seat_cookie_name(game), key)
+
+
+def _set(response: HttpResponse, name: str, value: str) -> None:
     response.set_cookie(
-        host_cookie_name(game),
-        key,
-        max_age=HOST_COOKIE_AGE,
+        name,
+        value,
+        max_age=COOKIE_AGE,
         httponly=True,
         samesite="Lax",
         secure=settings.SITE_URL.startswith("https://"),

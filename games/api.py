@@ -19,6 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
 from games import rules, store
+from games.access import seat_for_key
 from games.models import Game
 from games.names import clean_player_names
 from games.openapi import openapi_schema
@@ -61,6 +62,16 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
                 return JsonResponse({"error": error.message}, status=error.status)
             except Game.DoesNotExist:
                 return JsonResponse({"error": _("There is no such game.")}, status=404)
+            except store.NotYourTurnError:
+                return JsonResponse(
+                    {
+                        "error": _(
+                            "It is not this seat's turn, or the host does not let players"
+                            " enter their own turns."
+                        )
+                    },
+                    status=403,
+                )
             except store.StaleVersionError:
                 return JsonResponse(
                     {"error": _("The game changed since you last looked. Nothing was recorded.")},
@@ -109,7 +120,14 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
 
 @api_view(["POST"])
 def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = _game_for_host(request, game_id)
+    game = Game.objects.get(pk=game_id)
+    seat = None
+    if not game.check_host_key(request.headers.get("X-Host-Key")):
+        seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
+        if seat is None:
+            raise ApiError(
+                403, _("This needs the game's host key in the X-Host-Key header (or a seat's key).")
+            )
     body = _json_object(request)
     unknown = set(body) - {"total", "hunt", "target", "heal", "version"}
     if unknown:
@@ -127,7 +145,7 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             422, _("“target” is a seat number from 1 to %(seats)s.") % {"seats": seat_count}
         )
     turn = rules.Turn(total, hunt, None if target is None else target - 1, heal)
-    recorded = store.record_turn(game.pk, turn, version=_int_field(body, "version"))
+    recorded = store.record_turn(game.pk, turn, version=_int_field(body, "version"), seat=seat)
     return JsonResponse(game_state(recorded.game), status=201)
 
 

@@ -6,6 +6,7 @@ are derived from the cells (see `games.store`).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import secrets
@@ -29,6 +30,13 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def seat_key(host_key: str, game_id: str, position: int) -> str:
+    """A seat's key, derived from the host key: the host can always show a seat's link
+    again, while the server keeps neither key in clear."""
+    digest = hmac.new(host_key.encode(), f"seat:{game_id}:{position}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:18]).decode()
+
+
 class Game(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     name = models.CharField(max_length=80)
@@ -40,6 +48,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
+    # Whether players may enter their own turns from their phones, with their seat's link.
+    seats_play = models.BooleanField(default=False)
 
     class Meta:
         indexes = (models.Index(fields=["-created_at"], name="game_newest_first"),)
@@ -61,6 +71,8 @@ class Seat(models.Model):
     game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
     position = models.PositiveSmallIntegerField()  # 0-based seat order
     name = models.CharField(max_length=40)
+    # The hash of this seat's key (see `seat_key`): only the seat's phone holds the key.
+    key_hash = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ("position",)

@@ -16,6 +16,11 @@ _GAME_ID = {
     "schema": {"type": "string", "maxLength": 16},
 }
 _HOST_KEY = {"name": "X-Host-Key", "in": "header", "required": True, "schema": {"type": "string"}}
+# A turn may come from the host, or from a player's own seat when the host allows it.
+_TURN_KEYS = [
+    _HOST_KEY | {"required": False},
+    {"name": "X-Seat-Key", "in": "header", "required": False, "schema": {"type": "string"}},
+]
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -120,7 +125,7 @@ def openapi_schema() -> dict[str, Any]:
             "/api/games/{game_id}/turns": {
                 "post": {
                     "summary": "Record a turn",
-                    "parameters": [_GAME_ID, _HOST_KEY],
+                    "parameters": [_GAME_ID, *_TURN_KEYS],
                     "requestBody": {
                         "required": True,
                         "content": {

@@ -17,12 +17,16 @@ from django.utils import timezone
 
 from games import rules
 from games.cache import announce, remember, remembered
-from games.models import Cell, Game, Seat, Turn, hash_key, new_key
+from games.models import Cell, Game, Seat, Turn, hash_key, new_key, seat_key
 from games.rules.errors import gettext_noop
 
 
 class StaleVersionError(Exception):
     """The game changed since the client last looked; nothing was recorded."""
+
+
+class NotYourTurnError(Exception):
+    """A player tried to enter a turn that is not theirs, or the host does not allow it."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,12 @@ def create_game(
             rematch_of=rematch_of,
         )
         Seat.objects.bulk_create(
-            Seat(game=game, position=position, name=player)
+            Seat(
+                game=game,
+                position=position,
+                name=player,
+                key_hash=hash_key(seat_key(host_key, game.pk, position)),
+            )
             for position, player in enumerate(players)
         )
     return game, host_key
@@ -141,17 +150,21 @@ def record_turn(
     *,
     version: int | None = None,
     known: rules.Position | None = None,
+    seat: int | None = None,
 ) -> Recorded:
     """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
     `StaleVersionError`, or `Game.DoesNotExist`; on any of them nothing changes.
 
     `known` is the position at `version`, when the caller has already loaded it: the version
     check under the lock proves it is still current, which saves adding up the game again.
+    `seat` is the player entering the turn from their own phone, if it is not the host.
     """
     try:
         with transaction.atomic():
             game = _lock(game_id, version)
             position = known if known is not None and version is not None else load_position(game)
+            if seat is not None and (not game.seats_play or position.next_roller != seat):
+                raise NotYourTurnError
             row = position.play(turn)
             number = (
                 Turn.objects.filter(game=game)
@@ -194,6 +207,15 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         if last is None:
             raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
         last.delete()
+        return _bump(game)
+
+
+def allow_seats_to_play(game_id: str, *, allowed: bool) -> Game:
+    """Let players enter their own turns with their seat links, or stop them."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        game.seats_play = allowed
+        game.save(update_fields=["seats_play"])
         return _bump(game)
 
 

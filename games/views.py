@@ -25,12 +25,20 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from games import rules, store, transfer
-from games.access import host_cookie_name, is_host, remember_host
+from games.access import (
+    Access,
+    access_for,
+    host_cookie_name,
+    is_host,
+    remember_host,
+    remember_seat,
+    seat_for_key,
+)
 from games.cache import cached, current_version
 from games.describe import rules_summary
 from games.forms import CreateGameForm
 from games.history import history_entries
-from games.models import Game, Seat
+from games.models import Game, Seat, seat_key
 from games.sheet import Sheet, full_sheet, sheet_since
 from games.translate import rule_error_message
 
@@ -95,17 +103,22 @@ def _edit_player_list(players: list[str], post: Any) -> list[str]:
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    host = is_host(request, game)
-    if not host:
+    access = access_for(request, game)
+    if not access.host and access.seat is None:
         return _watcher_page(request, game)
     sheet, table = _page_sheet(game)
-    context = _game_context(request, sheet, host) | {"sheet_table": table}
-    if host and request.GET.get("new") == "1":
+    context = _game_context(request, sheet, access) | {"sheet_table": table}
+    if access.host:
         key = request.COOKIES.get(host_cookie_name(game), "")
-        context["new"] = True
-        context["host_link"] = (
-            request.build_absolute_uri(reverse("claim_host", args=[game.pk])) + "#" + key
-        )
+        claim_seat = request.build_absolute_uri(reverse("claim_seat", args=[game.pk]))
+        context["seat_links"] = [
+            (seat, f"{claim_seat}#{seat_key(key, game.pk, seat.position)}") for seat in sheet.seats
+        ]
+        if request.GET.get("new") == "1":
+            context["new"] = True
+            context["host_link"] = (
+                request.build_absolute_uri(reverse("claim_host", args=[game.pk])) + "#" + key
+            )
     return render(request, "games/game.html", context)
 
 
@@ -121,14 +134,15 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     count = _int_or_none(request.GET.get("n")) or 0
     last = _int_or_none(request.GET.get("t"))
     game = Game.objects.get(pk=game_id)
-    if is_host(request, game):
+    access = access_for(request, game)
+    if access.host or access.seat is not None:
         sheet, replace = sheet_since(game, count, last)
-        return _render_update(request, sheet, replace=replace, host=True)
+        return _render_update(request, sheet, replace=replace, access=access)
 
     # Every watcher asks for the same change at about the same moment: build it once.
     def build() -> tuple[str, str]:
         sheet, replace = sheet_since(game, count, last)
-        response = _render_update(request, sheet, replace=replace, host=False)
+        response = _render_update(request, sheet, replace=replace, access=Access())
         return response.content.decode(), response["X-Thirty-Version"]
 
     body, new_version = cached(("update", game.pk, game.version, version, count, last), build)
@@ -140,7 +154,8 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @require_POST
 def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    if not is_host(request, game):
+    access = access_for(request, game)
+    if not access.host and access.seat is None:
         return HttpResponseForbidden(_("Only the host can enter turns in this game."))
     answers, error = _parse_turn(request.POST)
     version = _int_or_none(request.POST.get("v"))
@@ -148,6 +163,8 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if error is None:
         try:
             position = store.load_position(game)
+            if not access.may_play(game, position):
+                raise store.NotYourTurnError
             question = position.ask(answers["total"], answers["heal"], answers["target"])
             if question is None or (
                 question.step is rules.Step.HUNT and answers["hunt"] is not None
@@ -160,6 +177,7 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                     version=version,
                     # Loaded after the game was read at this version: still good if it holds.
                     known=position if version == game.version else None,
+                    seat=None if access.host else access.seat,
                 )
                 if not request.htmx:
                     return redirect("game", game.pk)
@@ -169,7 +187,7 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                     _int_or_none(request.POST.get("t")),
                     recorded.position,
                 )
-                return _render_update(request, sheet, replace=replace, host=True)
+                return _render_update(request, sheet, replace=replace, access=access)
         except rules.RuleError as rule_error:
             error = rule_error_message(rule_error)
             answers = dict.fromkeys(answers)  # start the turn again
@@ -180,8 +198,12 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             )
             answers = dict.fromkeys(answers)
             question = None
+        except store.NotYourTurnError:
+            error = _("It is not your turn. Your turn form appears here when it is.")
+            answers = dict.fromkeys(answers)
+            question = None
     sheet, table = _page_sheet(game)
-    context = _game_context(request, sheet, True, question, answers) | {
+    context = _game_context(request, sheet, access, question, answers) | {
         "turn_error": error,
         "sheet_table": table,
     }
@@ -223,7 +245,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if not request.htmx:
         return redirect("game", game.pk)
     game.refresh_from_db()
-    return _render_update(request, full_sheet(game), replace=True, host=True)
+    return _render_update(request, full_sheet(game), replace=True, access=Access(host=True))
 
 
 @require_POST
@@ -258,6 +280,32 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return render(request, "games/claim_host.html", {"game": game})
 
 
+@require_http_methods(["GET", "POST"])
+def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """A player's seat link: like the host link, its key travels after the '#'."""
+    game = get_object_or_404(Game, pk=game_id)
+    context: dict[str, Any] = {"game": game, "seat_claim": True}
+    if request.method == "POST":
+        key = request.POST.get("key", "").strip()
+        if seat_for_key(game, key) is not None:
+            response = redirect("game", game.pk)
+            remember_seat(response, game, key)
+            return response
+        context["error"] = _("That seat link does not belong to this game.")
+        return render(request, "games/claim_host.html", context, status=403)
+    return render(request, "games/claim_host.html", context)
+
+
+@require_POST
+def seats_play(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The host lets players enter their own turns from their phones, or stops them."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can change who enters turns."))
+    store.allow_seats_to_play(game.pk, allowed=request.POST.get("allowed") == "on")
+    return redirect("game", game.pk)
+
+
 @require_GET
 def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
@@ -281,7 +329,7 @@ def _watcher_page(request: HtmxHttpRequest, game: Game) -> HttpResponse:
 
     def build() -> bytes:
         sheet, table = _page_sheet(game)
-        context = _game_context(request, sheet, False) | {
+        context = _game_context(request, sheet, Access()) | {
             "sheet_table": table,
             "csrf_token": CSRF_PLACEHOLDER,
         }
@@ -304,11 +352,9 @@ def _page_sheet(game: Game) -> tuple[Sheet, str]:
 
 
 def _render_update(
-    request: HtmxHttpRequest, sheet: Sheet, *, replace: bool, host: bool | None = None
+    request: HtmxHttpRequest, sheet: Sheet, *, replace: bool, access: Access
 ) -> HttpResponse:
-    if host is None:
-        host = is_host(request, sheet.game)
-    context = _game_context(request, sheet, host) | {"replace": replace}
+    context = _game_context(request, sheet, access) | {"replace": replace}
     response = render(request, "games/sheet_update.html", context)
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
     response["X-Thirty-Version"] = str(sheet.game.version)
@@ -318,19 +364,23 @@ def _render_update(
 def _game_context(
     request: HtmxHttpRequest,
     sheet: Sheet,
-    host: bool,
+    access: Access,
     question: rules.Question | None = None,
     answers: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    if question is None and host and not sheet.finished:
+    can_play = access.may_play(sheet.game, sheet.position) and not sheet.finished
+    if question is None and can_play:
         question = sheet.position.ask()
     answers = answers or {}
     total = answers.get("total")
     return {
         "sheet": sheet,
         "game": sheet.game,
-        "host": host,
-        "question": question,
+        "host": access.host,
+        "seat": None if access.seat is None else sheet.seats[access.seat],
+        # The turn panel: the host always has one, a player with a seat link too.
+        "panel": access.host or access.seat is not None,
+        "question": question if can_play else None,
         "answers": answers,
         "margin": None if total is None else total - sheet.ruleset.beat_above,
         "target_choices": [
