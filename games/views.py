@@ -1,4 +1,5 @@
-"""The pages: home and history, a game's sheet, the turn form, undo, rematch and the QR code.
+"""The pages: home and history, a game's sheet, the turn form, undo, rematch, seat and host
+links, export and import, and the QR code.
 
 Each view parses, checks access, calls `games.store` (which calls the rules) and renders.
 """
@@ -43,14 +44,12 @@ from games.sheet import Sheet, full_sheet, sheet_since
 from games.translate import rule_error_message
 
 HISTORY_PAGE_SIZE = 20
+POLL_SECONDS = 1
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-POLL_SECONDS = 1
 
 
 @require_http_methods(["GET", "POST"])
@@ -124,7 +123,8 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 @require_GET
 def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """What a following phone asks every second. Unchanged: an empty answer, one query."""
+    """What a following phone asks every second. Unchanged: an empty answer, and at most
+    one query (none on PostgreSQL, which pushes versions)."""
     version = _int_or_none(request.GET.get("v"))
     current = current_version(game_id)
     if current is None:
