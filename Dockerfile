@@ -22,5 +22,5 @@ USER thirty
 VOLUME /app/data
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=3s CMD python -c "import urllib.request,os; urllib.request.urlopen(f'http://127.0.0.1:{os.environ[\"PORT\"]}/healthz')"
-# Migrates, then runs gunicorn: the same entry point as `make serve`.
+# Migrates, then runs granian: the same entry point as `make serve`.
 CMD ["python", "-m", "thirty.serve"]

@@ -6,10 +6,12 @@ falls while a request is still out sends one request as soon as it returns (htmx
 last trigger). A 200 answer carries a new `<div id="live" hx-get=...>` out of band: the
 follower takes v/n/t from it, and since htmx swaps in a new element, the timer starts again
 one second after that answer. An answer older than what the follower shows is ignored,
-like the page ignores one whose `X-Thirty-Version` is lower than its own.
+like the page ignores one whose `X-Thirty-Version` is lower than its own. Each follower
+keeps its connection between polls, as a browser does (HTTP/1.1 keep-alive), for as long
+as the server keeps it open.
 
 A host posts turns through the htmx form path (`POST /g/<id>/turn` with `HX-Request`), with
-the v/n/t of its last answer, as the turn panel does.
+the v/n/t of its last answer, as the turn panel does, on its own kept connection.
 
 Everything runs on one asyncio loop per process; `simulate_in_processes` spreads games over
 processes so that one client can generate more polls than one core allows.
@@ -97,8 +99,41 @@ class Reply:
     body: bytes
 
 
+def _chunked_end(payload: bytes) -> int:
+    """Where a chunked body ends (the offset after its last chunk), or -1 if it is not in."""
+    at = 0
+    while True:
+        line_end = payload.find(b"\r\n", at)
+        if line_end < 0:
+            return -1
+        size_text = payload[at:line_end].split(b";", 1)[0].strip()
+        try:
+            size = int(size_text, 16)
+        except ValueError:
+            return -1
+        at = line_end + 2
+        if size == 0:
+            trailer_end = payload.find(b"\r\n\r\n", at - 2)
+            return -1 if trailer_end < 0 else trailer_end + 4
+        if len(payload) < at + size + 2:
+            return -1
+        at += size + 2
+
+
+def _dechunk(payload: bytes) -> bytes:
+    body, at = b"", 0
+    while True:
+        line_end = payload.index(b"\r\n", at)
+        size = int(payload[at:line_end].split(b";", 1)[0].strip(), 16)
+        if size == 0:
+            return body
+        body += payload[line_end + 2 : line_end + 2 + size]
+        at = line_end + 2 + size + 2
+
+
 def _complete(data: bytes) -> bool:
-    """Whether `data` holds a whole answer (headers and Content-Length bytes of body)."""
+    """Whether `data` holds a whole answer (headers, then Content-Length bytes of body or
+    a whole chunked body)."""
     head, found, payload = data.partition(b"\r\n\r\n")
     if not found:
         return False
@@ -107,8 +142,11 @@ def _complete(data: bytes) -> bool:
         return True
     for line in head.split(b"\r\n")[1:]:
         name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
+        name = name.strip().lower()
+        if name == b"content-length":
             return value.strip().isdigit() and len(payload) >= int(value.strip())
+        if name == b"transfer-encoding" and b"chunked" in value.lower():
+            return _chunked_end(payload) >= 0
     return False  # no length: read to the end
 
 
@@ -125,7 +163,114 @@ def _parse(data: bytes) -> Reply:
     length = reply_headers.get("content-length")
     if length is not None and length.isdigit() and len(payload) < int(length):
         raise ConnectionError("answer cut short")
+    if "chunked" in reply_headers.get("transfer-encoding", "").lower():
+        if _chunked_end(payload) < 0:
+            raise ConnectionError("answer cut short")
+        payload = _dechunk(payload)
+    if parts[0] == "HTTP/1.0" and "keep-alive" not in reply_headers.get("connection", "").lower():
+        reply_headers["connection"] = "close"
     return Reply(int(parts[1]), reply_headers, payload)
+
+
+# Browsers keep a connection open between the page's polls (HTTP/1.1 keep-alive) for as long
+# as the server does; BENCH_KEEPALIVE=0 makes every request open a new one instead.
+KEEP_ALIVE = os.getenv("BENCH_KEEPALIVE", "1") != "0"
+
+
+class Connection:
+    """One page's connection to the server, as a browser keeps it.
+
+    With `keep_alive` the connection stays open after an answer and the next request goes
+    out on it, until the server closes it (`Connection: close`, or an idle timeout, after
+    which the request is sent again on a new connection, as browsers do). Without it every
+    request says `Connection: close` and opens its own.
+
+    Both ends of a new connection are kept as short as this client can make them, because a
+    gunicorn sync worker is held for both: it waits for the request from the moment it
+    accepts, and after answering it waits for the client to close (a "lingering close",
+    up to 2 s). So the request goes out in the same breath as the connect, and the socket
+    is closed as soon as the whole answer is in. `close_after` delays that close, as the
+    network between a phone and the server would.
+    """
+
+    def __init__(self, port: int, keep_alive: bool = KEEP_ALIVE) -> None:
+        self.port = port
+        self.keep_alive = keep_alive
+        self.sock: socket.socket | None = None
+        self.opened = 0  # connections opened so far
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    async def request(
+        self,
+        method: str,
+        target: str,
+        headers: dict[str, str] | None = None,
+        body: bytes = b"",
+        close_after: float = 0.0,
+    ) -> Reply:
+        lines = [f"{method} {target} HTTP/1.1", f"Host: {HOST}:{self.port}"]
+        if not self.keep_alive:
+            lines.append("Connection: close")
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        if body or method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+        if self.sock is not None:
+            try:
+                return await self._exchange(message, close_after)
+            except _Stale:
+                pass  # closed by the server while idle: say it again on a new connection
+        return await self._exchange(message, close_after)
+
+    async def _exchange(self, message: bytes, close_after: float) -> Reply:
+        loop = asyncio.get_running_loop()
+        reused = self.sock is not None
+        data = b""
+        try:
+            async with asyncio.timeout(REQUEST_TIMEOUT):
+                if self.sock is None:
+                    self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    self.opened += 1
+                    self.sock.setblocking(False)
+                    # On loopback the handshake is usually complete when connect() returns.
+                    with contextlib.suppress(BlockingIOError):
+                        self.sock.connect((HOST, self.port))
+                sock = self.sock
+                try:
+                    sent = sock.send(message)
+                except BlockingIOError:
+                    sent = 0
+                if sent < len(message):
+                    await loop.sock_sendall(sock, message[sent:])
+                while not _complete(data):
+                    chunk = await loop.sock_recv(sock, 65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                if not data:
+                    raise ConnectionError("closed without an answer")
+                reply = _parse(data)
+                if not self.keep_alive or reply.headers.get("connection", "") == "close":
+                    if close_after > 0:
+                        await asyncio.sleep(close_after)
+                    self.close()
+                return reply
+        except (ConnectionError, BrokenPipeError) as error:
+            self.close()
+            if reused and not data:
+                raise _Stale from error
+            raise
+        except BaseException:
+            self.close()
+            raise
+
+
+class _Stale(Exception):
+    """A kept connection that the server had closed before the request reached it."""
 
 
 async def fetch(
@@ -136,45 +281,10 @@ async def fetch(
     body: bytes = b"",
     close_after: float = 0.0,
 ) -> Reply:
-    """One HTTP/1.1 request on a fresh connection (the server closes each one anyway).
-
-    Both ends of the exchange are kept as short as this client can make them, because a
-    gunicorn sync worker is held for both: it waits for the request from the moment it
-    accepts, and after answering it waits for the client to close (a "lingering close",
-    up to 2 s). So the request goes out in the same breath as the connect, and the socket
-    is closed as soon as the whole answer is in. `close_after` delays that close, as the
-    network between a phone and the server would.
-    """
-    lines = [f"{method} {target} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
-    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
-    if body or method == "POST":
-        lines.append(f"Content-Length: {len(body)}")
-    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
-    loop = asyncio.get_running_loop()
-    data = b""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setblocking(False)
-        async with asyncio.timeout(REQUEST_TIMEOUT):
-            # On loopback the handshake is usually complete when connect() returns.
-            with contextlib.suppress(BlockingIOError):
-                sock.connect((HOST, port))
-            try:
-                sent = sock.send(request)
-            except BlockingIOError:
-                sent = 0
-            if sent < len(request):
-                await loop.sock_sendall(sock, request[sent:])
-            while not _complete(data):
-                chunk = await loop.sock_recv(sock, 65536)
-                if not chunk:
-                    break
-                data += chunk
-            if close_after > 0:
-                await asyncio.sleep(close_after)
-    finally:
-        sock.close()
-    return _parse(data)
+    """One HTTP/1.1 request on a connection of its own, closed after the answer."""
+    return await Connection(port, keep_alive=False).request(
+        method, target, headers, body, close_after
+    )
 
 
 async def _late_closer(
@@ -187,23 +297,51 @@ async def _late_closer(
             seconds.append(time.monotonic() - started - delay)
 
 
+async def _far_phone(
+    port: int, target: str, delay: float, stop: float, seconds: list[float], opened: list[int]
+) -> None:
+    """Requests back to back from a phone `delay` (one round trip) away that keeps its
+    connection: the next request reaches the server one round trip after the answer left,
+    and when the server closes the connection, the phone's close comes that late too."""
+    connection = Connection(port, keep_alive=True)
+    try:
+        while time.monotonic() < stop:
+            started = time.monotonic()
+            try:
+                await connection.request("GET", target, close_after=delay)
+            except (OSError, TimeoutError, ConnectionError):
+                continue
+            if connection.sock is None:
+                seconds.append(time.monotonic() - started - delay)
+            else:
+                seconds.append(time.monotonic() - started)
+                await asyncio.sleep(delay)
+    finally:
+        connection.close()
+        opened.append(connection.opened)
+
+
 async def _late_closers(
-    port: int, target: str, clients: int, delay: float, duration: float
+    port: int, target: str, clients: int, delay: float, duration: float, keep_alive: bool
 ) -> dict[str, Any]:
     stop = time.monotonic() + duration
     seconds: list[float] = []
-    await asyncio.gather(
-        *(_late_closer(port, target, delay, stop, seconds) for _ in range(clients))
-    )
-    return {"rate": len(seconds) / duration, "seconds": seconds}
+    opened: list[int] = []
+    if keep_alive:
+        phones = [_far_phone(port, target, delay, stop, seconds, opened) for _ in range(clients)]
+    else:
+        phones = [_late_closer(port, target, delay, stop, seconds) for _ in range(clients)]
+    await asyncio.gather(*phones)
+    return {"rate": len(seconds) / duration, "seconds": seconds, "connections": sum(opened)}
 
 
 def late_closers(
-    port: int, target: str, clients: int, delay: float, duration: float
+    port: int, target: str, clients: int, delay: float, duration: float, keep_alive: bool = False
 ) -> dict[str, Any]:
-    """Requests/s of `clients` phones that each close their connection `delay` seconds
-    after the answer arrived, as a phone does one network round trip away."""
-    return asyncio.run(_late_closers(port, target, clients, delay, duration))
+    """Requests/s of `clients` phones one network round trip (`delay` seconds) away. Without
+    `keep_alive` each request has its own connection, which the phone closes `delay` after
+    the answer arrived; with it, each phone keeps its connection as a browser does."""
+    return asyncio.run(_late_closers(port, target, clients, delay, duration, keep_alive))
 
 
 @dataclass
@@ -215,6 +353,7 @@ class HostSession:
     csrf_cookie: str
     csrf_token: str
     state: dict[str, str] = field(default_factory=dict)
+    connection: Connection | None = None  # the page's connection; None: one per request
 
     def headers(self) -> dict[str, str]:
         return {
@@ -240,9 +379,11 @@ FORM_TURNS: tuple[dict[str, str], ...] = (
 async def submit_turn(port: int, host: HostSession, turn: dict[str, str]) -> tuple[bool, int, str]:
     """Post one turn as the page does. Returns (recorded, new version, error)."""
     fields = dict(turn) | {key: host.state.get(key, "") for key in ("v", "n", "t")}
-    reply = await fetch(
-        port, "POST", f"/g/{host.game_id}/turn", host.headers(), urlencode(fields).encode()
-    )
+    path, payload = f"/g/{host.game_id}/turn", urlencode(fields).encode()
+    if host.connection is not None:
+        reply = await host.connection.request("POST", path, host.headers(), payload)
+    else:
+        reply = await fetch(port, "POST", path, host.headers(), payload)
     if reply.status != 200:
         return False, -1, f"HTTP {reply.status}"
     text = reply.body.decode("utf-8", "replace")
@@ -293,10 +434,11 @@ class Counters:
     statuses: dict[int, int] = field(default_factory=dict)
     changed_bytes: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    connections: int = 0  # connections the followers opened
 
 
 async def _poll(
-    port: int,
+    connection: Connection,
     state: LiveState,
     window: tuple[float, float],
     seen: list[tuple[float, int]],
@@ -305,7 +447,7 @@ async def _poll(
     """One poll; True when it brought a newer version (and the state moved on)."""
     sent = time.monotonic()
     try:
-        reply = await fetch(port, "GET", state.url())
+        reply = await connection.request("GET", state.url())
     except (OSError, TimeoutError, ConnectionError) as error:
         counters.poll_errors += 1
         if len(counters.errors) < 5:
@@ -347,6 +489,23 @@ async def _follower(
     seen: list[tuple[float, int]],
     counters: Counters,
 ) -> None:
+    connection = Connection(port)
+    try:
+        await _follow(connection, state, start, stop, window, seen, counters)
+    finally:
+        connection.close()  # the phone leaves the page
+        counters.connections += connection.opened
+
+
+async def _follow(
+    connection: Connection,
+    state: LiveState,
+    start: float,
+    stop: float,
+    window: tuple[float, float],
+    seen: list[tuple[float, int]],
+    counters: Counters,
+) -> None:
     beat = start  # when the timer fires next
     queued = False  # a tick fell while a request was out
     while True:
@@ -358,7 +517,7 @@ async def _follower(
         queued = False
         if time.monotonic() >= stop:
             return
-        changed = await _poll(port, state, window, seen, counters)
+        changed = await _poll(connection, state, window, seen, counters)
         now = time.monotonic()
         if changed:
             beat = now + POLL_SECONDS  # a new #live element, a new timer
@@ -369,6 +528,16 @@ async def _follower(
 
 
 async def _host(
+    port: int, host: HostSession, spec: GameSpec, start: float, result: GameResult
+) -> None:
+    host.connection = Connection(port)
+    try:
+        await _host_turns(port, host, spec, start, result)
+    finally:
+        host.connection.close()
+
+
+async def _host_turns(
     port: int, host: HostSession, spec: GameSpec, start: float, result: GameResult
 ) -> None:
     rng = random.Random(spec.game_id)
@@ -488,6 +657,7 @@ async def simulate(
         "errors": counters.errors,
         "client_cpu": client_cpu,
         "client_wait": client_wait,
+        "connections": counters.connections,
     }
 
 

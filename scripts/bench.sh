@@ -5,11 +5,13 @@
 #
 #   bash scripts/bench.sh                    both databases
 #   BENCH_DATABASES=sqlite bash scripts/bench.sh
+#   BENCH_SERVER=NAME bash scripts/bench.sh  a candidate server of bench/servers.py instead
+#                                            (figures in .bench/NAME/, docs left as they are)
 #   bash scripts/bench.sh --one LABEL OUT    one run against $DATABASE_URL (used internally)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=.venv/bin
-OUT=.bench
+OUT=.bench${BENCH_SERVER:+/$BENCH_SERVER}
 export DJANGO_SETTINGS_MODULE=thirty.settings
 mkdir -p "$OUT"
 
@@ -42,10 +44,12 @@ run_one() {  # LABEL OUT.json, against $DATABASE_URL
   port=$(free_port)
   log="$OUT/server-$(echo "$label" | tr '[:upper:]' '[:lower:]').log"
   trap stop_server EXIT
+  local entry=(-m thirty.serve)
+  [ -z "${BENCH_SERVER:-}" ] || entry=(bench/servers.py "$BENCH_SERVER")
   setsid env -u THIRTY_PASSWORD -u THIRTY_PASSWORD_FILE DEBUG=false \
     SECRET_KEY="$("$BIN/python" -c 'import secrets; print(secrets.token_urlsafe(40))')" \
     HOST=127.0.0.1 PORT="$port" WEB_WORKERS=2 SITE_URL="http://127.0.0.1:$port" \
-    LOG_LEVEL=WARNING "$BIN/python" -m thirty.serve >"$log" 2>&1 &
+    LOG_LEVEL=WARNING "$BIN/python" "${entry[@]}" >"$log" 2>&1 &
   SERVER_PID=$!
   local ready=
   for _ in $(seq 1 120); do
@@ -62,7 +66,7 @@ run_one() {  # LABEL OUT.json, against $DATABASE_URL
     stop_server
     return 1
   fi
-  echo "Server ready on 127.0.0.1:$port (pid $SERVER_PID, 2 gunicorn workers, $label)"
+  echo "Server ready on 127.0.0.1:$port (pid $SERVER_PID, 2 workers, $label): $(tr '\0' ' ' <"/proc/$SERVER_PID/cmdline")"
   "$BIN/python" bench/run.py measure --port "$port" --db "$label" --out "$out" \
     --server-pid "$SERVER_PID" || status=$?
   stop_server
@@ -88,7 +92,7 @@ fi
 
 started=$(date +%s)
 echo "make bench: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "Command: bash scripts/bench.sh (BENCH_DATABASES=${BENCH_DATABASES:-sqlite,postgresql})"
+echo "Command: bash scripts/bench.sh (BENCH_DATABASES=${BENCH_DATABASES:-sqlite,postgresql}${BENCH_SERVER:+, BENCH_SERVER=$BENCH_SERVER})"
 results=()
 failed=0
 rm -f "$OUT/sqlite.json" "$OUT/postgresql.json"
@@ -113,6 +117,8 @@ fi
 if [ ${#results[@]} -gt 0 ]; then
   echo
   echo "==== Results ($(($(date +%s) - started)) s)"
-  "$BIN/python" bench/run.py report "${results[@]}" --doc docs/benchmarks.md
+  doc=(--doc docs/benchmarks.md)
+  [ -z "${BENCH_SERVER:-}" ] || doc=()
+  "$BIN/python" bench/run.py report "${results[@]}" "${doc[@]}"
 fi
 exit "$failed"

@@ -1,4 +1,4 @@
-"""The production entry point: migrate, collect static files, then run gunicorn.
+"""The production entry point: migrate, collect static files, then run granian.
 
 `make serve` and the Docker image both start the app this way, so what is measured here is
 what is deployed. HOST, PORT and WEB_WORKERS set where it listens and how many processes run.
@@ -21,30 +21,47 @@ def prepare() -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
+def server_command(host: str, port: str, workers: str) -> list[str]:
+    """The command line of the HTTP server (granian, serving the WSGI app).
+
+    Why granian and not gunicorn's sync workers: those close every connection after one
+    answer and then wait for the client's own close (up to 2 s), so a phone one mobile round
+    trip away held a worker for that round trip after every poll (59 polls/s in all, see
+    docs/benchmarks.md). Granian keeps connections open for the next poll (30 s when idle)
+    and waits for slow networks in its Rust threads, not in Python's.
+    """
+    return [
+        sys.executable,
+        "-m",
+        "granian",
+        "thirty.wsgi:application",
+        "--interface",
+        "wsgi",
+        "--host",
+        host,
+        "--port",
+        port,
+        "--workers",
+        workers,
+        # The views are CPU-bound Python under one GIL per process: one thread per worker
+        # (granian's default is hundreds) measured as fast as two, and keeps a worker as
+        # simple as a sync worker.
+        "--blocking-threads",
+        "1",
+        # Granian counts every open connection against this, idle kept-alive ones too; its
+        # default (512 per worker) would leave the 1,025th phone waiting.
+        "--backpressure",
+        "8192",
+        "--respawn-failed-workers",
+    ]
+
+
 def main() -> None:
     prepare()
-    bind = f"{os.getenv('HOST', '127.0.0.1')}:{os.getenv('PORT', '8000')}"
-    # Two sync workers per two cores measured best; the sheet's work is CPU-bound.
-    workers = os.getenv("WEB_WORKERS", "2")
-    os.execv(
-        sys.executable,
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "thirty.wsgi",
-            "--bind",
-            bind,
-            "--workers",
-            workers,
-            "--worker-tmp-dir",
-            "/dev/shm" if os.path.isdir("/dev/shm") else "/tmp",
-            "--max-requests",
-            "20000",
-            "--max-requests-jitter",
-            "2000",
-        ],
-    )
+    host, port = os.getenv("HOST", "127.0.0.1"), os.getenv("PORT", "8000")
+    # One worker process per core of the machine it was measured on (2 cores).
+    command = server_command(host, port, os.getenv("WEB_WORKERS", "2"))
+    os.execv(command[0], command)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""WSGI entry point for production servers (gunicorn)."""
+"""WSGI entry point for the production server (granian, see thirty/serve.py)."""
 
 import os
 

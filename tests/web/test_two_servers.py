@@ -7,7 +7,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -17,6 +16,8 @@ from typing import Any
 
 import pytest
 from django.db import connection
+
+from thirty.serve import server_command
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,7 +54,8 @@ def two_servers() -> Iterator[tuple[str, str]]:
     ports = [free_port(), free_port()]
     processes = [
         subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "thirty.wsgi", "-b", f"127.0.0.1:{port}", "-w", "1"],
+            # The production server, one worker each.
+            server_command("127.0.0.1", str(port), "1"),
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
