@@ -25,6 +25,7 @@ T = TypeVar("T")
 MAX_ENTRIES = 512
 
 _VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s"
+_VERSION_SQL_SQLITE = _VERSION_SQL.replace("%s", "?")
 
 
 def current_version(game_id: str) -> int | None:
@@ -39,9 +40,15 @@ def current_version(game_id: str) -> int | None:
         if known is not None:
             return known
         generation = board.generation()
-    with connection.cursor() as cursor:
-        cursor.execute(_VERSION_SQL, [game_id])
-        row = cursor.fetchone()
+    if connection.vendor == "sqlite":
+        # Straight to the driver: Django's cursor wrapper costs ten times the query itself
+        # (about 50 against 5 microseconds), and this is the whole cost of the answer.
+        connection.ensure_connection()
+        row = connection.connection.execute(_VERSION_SQL_SQLITE, (game_id,)).fetchone()
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(_VERSION_SQL, [game_id])
+            row = cursor.fetchone()
     if row is None:
         return None
     if board is not None:
