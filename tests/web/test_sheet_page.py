@@ -24,7 +24,7 @@ def test_it_shows_the_sheet_with_cells_footer_and_next_roller(watcher: Client, g
     play(game, RuleTurn(33, 2))
     html = watcher.get(f"/g/{game.pk}/").content.decode()
     assert 'id="turn-1"' in html and "Points left" in html
-    assert '<th scope="col" class="seat next">Ben</th>' in html
+    assert '<th scope="col" class="seat next" title="Ben"><span>Ben</span></th>' in html
     assert ">28</td>" in html
     assert "turn-panel" not in html  # a watcher gets no turn form
 
