@@ -33,21 +33,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = "/usr/bin/chromium"
+sys.path.insert(0, str(ROOT))  # run as a script from scripts/: the project's own modules
+
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 LANGUAGES = ("en", "da")
 START_TIMEOUT = 30  # seconds for the server to answer
 REQUEST_TIMEOUT = 10
 PAGE_TIMEOUT_MS = 10_000
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 # The game the pictures are about: eight seats, long names among them.
 MAIN_PLAYERS = [
@@ -235,7 +229,7 @@ def shoot(base: str, game: dict[str, Any], outdir: Path) -> list[Path]:
 
     taken: list[Path] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             for lang in LANGUAGES:
                 for size in SIZES:

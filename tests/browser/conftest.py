@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+
 # Playwright's sync API keeps an event loop running in the test thread, where Django would
 # otherwise refuse database work (the live server's set-up and tear-down).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).resolve().parent
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -28,15 +29,7 @@ LIVE_TIMEOUT_MS = 5_000
 def browser_type_launch_args() -> dict[str, Any]:
     return {
         "executable_path": str(CHROMIUM),
-        "args": [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
+        "args": CHROMIUM_ARGS,
     }
 
 
