@@ -10,7 +10,7 @@ COPY games games
 RUN python -m venv /venv && /venv/bin/pip install -c constraints.txt .
 COPY . .
 RUN DEBUG=false SECRET_KEY=build-only /venv/bin/python manage.py compilemessages --ignore=.venv \
- && DEBUG=false SECRET_KEY=build-only /venv/bin/python manage.py collectstatic --noinput
+ && DEBUG=false SECRET_KEY=build-only THIRTY_COLLECTED_STATIC=true /venv/bin/python manage.py collectstatic --noinput
 
 FROM python:3.11-slim-bookworm
 ENV PATH=/venv/bin:$PATH PYTHONUNBUFFERED=1 DEBUG=false HOST=0.0.0.0 PORT=8000

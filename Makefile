@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export DJANGO_SETTINGS_MODULE := thirty.settings
 
-.PHONY: run serve test test-fast lint format typecheck bench messages screenshots clean
+.PHONY: run dev serve messages-compiled test test-fast lint format typecheck bench messages screenshots clean
 
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -18,14 +18,18 @@ venv: $(BIN)/.installed
 data:
 	mkdir -p data
 
-run: venv data ## Migrate SQLite and serve the app on http://127.0.0.1:$(PORT)
+messages-compiled:
 	if [ -d locale ] && command -v msgfmt >/dev/null; then $(BIN)/python manage.py compilemessages --ignore=.venv -v 0; fi
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
-serve: venv data ## The production server, as the Docker image runs it
-	DEBUG=$${DEBUG:-false} SECRET_KEY=$${SECRET_KEY:-local-serve-only-secret-key-change-me-0123456789abcdef} \
-	PORT=$(PORT) $(BIN)/python -m thirty.serve
+run: venv data messages-compiled ## Serve the app to phones on this network, as people use it
+	HOST=0.0.0.0 PORT=$(PORT) DEBUG=false $(BIN)/python -m thirty.serve
+
+dev: venv data messages-compiled ## Django's own server with autoreload and debug pages, this machine only
+	$(BIN)/python manage.py migrate --noinput
+	DEBUG=true $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+serve: venv data ## The production server, as the Docker image runs it (HOST picks the interface)
+	DEBUG=$${DEBUG:-false} PORT=$(PORT) $(BIN)/python -m thirty.serve
 
 test: venv ## The whole suite: installs Chromium and PostgreSQL first when run as root with apt
 	bash scripts/test.sh

@@ -13,6 +13,9 @@ from games import rules
 from games.models import Game, Seat, hash_key
 
 COOKIE_AGE = 60 * 60 * 24 * 365
+# The games this browser created, joined or followed, newest first: its "Your games".
+MY_GAMES_COOKIE = "thirty_games"
+MY_GAMES_KEPT = 40
 
 
 @dataclass(frozen=True)
@@ -74,3 +77,17 @@ def _set(response: HttpResponse, name: str, value: str) -> None:
         samesite="Lax",
         secure=settings.SITE_URL.startswith("https://"),
     )
+
+
+def my_game_ids(request: HttpRequest) -> list[str]:
+    raw = request.COOKIES.get(MY_GAMES_COOKIE, "")
+    return [game_id for game_id in raw.split(".") if game_id.isascii() and game_id][:MY_GAMES_KEPT]
+
+
+def remember_game(request: HttpRequest, response: HttpResponse, game_id: str) -> None:
+    """Put a game first in this browser's own list (ids hold no '.': see `new_game_id`)."""
+    known = my_game_ids(request)
+    if known[:1] == [game_id]:
+        return
+    kept = [game_id, *(other for other in known if other != game_id)][:MY_GAMES_KEPT]
+    _set(response, MY_GAMES_COOKIE, ".".join(kept))

@@ -70,3 +70,26 @@ def _signed(harm: int, rules: RuleSet) -> str:
     """Harm as the change a player sees on their points: Thirty loses points, 30s gains them."""
     change = harm if rules.counts_up else -harm
     return f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
+
+
+def turn_summary(row: Row, names: Sequence[str], rules: RuleSet) -> str:
+    """The turn in a few words, for the confirmation after it is entered: "Anna 33 · Ben −2".
+
+    Every seat whose points changed is named, so the person who entered it can check it at a
+    glance without finding the row.
+    """
+    changes = [
+        f"{names[seat]} {_signed(harm, rules)}" for seat, harm in enumerate(row.cells) if harm
+    ]
+    return " · ".join([f"{names[row.roller]} {row.turn.total}", *changes])
+
+
+def undo_question(row: Row, names: Sequence[str], rules: RuleSet) -> str:
+    """What the undo button asks, naming the turn it takes back: "Undo Anna’s 33 (Ben −2)?"."""
+    changes = " · ".join(
+        f"{names[seat]} {_signed(harm, rules)}" for seat, harm in enumerate(row.cells) if harm
+    )
+    params = {"roller": names[row.roller], "total": row.turn.total, "changes": changes}
+    if changes:
+        return _("Undo %(roller)s’s %(total)s (%(changes)s)?") % params
+    return _("Undo %(roller)s’s %(total)s?") % params

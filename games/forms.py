@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import rules
-from games.names import clean_player_names
+from games.names import PlayerNameError, clean_player_names
 from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
 from games.translate import rule_error_message
 
@@ -123,16 +123,22 @@ class CreateGameForm(forms.Form):
     def __init__(self, *args: Any, players: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = players if players is not None else [""] * DEFAULT_PLAYERS
+        self.max_players = rules.MAX_PLAYERS
+        # Rows of the player list an error is about, to mark those fields.
+        self.invalid_players: set[int] = set()
         self.cleaned_players: list[str] = []
         self.ruleset: rules.RuleSet | None = None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        # Rows left empty are unused seats, not blank names; a name of only spaces is refused.
+        rows = [row for row, name in enumerate(self.players) if name != ""]
         try:
-            # Rows left empty are unused seats, not blank names; a name of only spaces is refused.
-            self.cleaned_players = clean_player_names([p for p in self.players if p != ""])
+            self.cleaned_players = clean_player_names([self.players[row] for row in rows])
         except ValidationError as error:
             self.add_error(None, error)
+            if isinstance(error, PlayerNameError):
+                self.invalid_players = {rows[seat] for seat in error.seats}
         if self.errors:
             return data
         try:

@@ -49,7 +49,7 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
     # Whether players may enter their own turns from their phones, with their seat's link.
-    seats_play = models.BooleanField(default=False)
+    seats_play = models.BooleanField(default=True)
 
     class Meta:
         indexes = (models.Index(fields=["-created_at"], name="game_newest_first"),)
@@ -73,6 +73,8 @@ class Seat(models.Model):
     name = models.CharField(max_length=40)
     # The hash of this seat's key (see `seat_key`): only the seat's phone holds the key.
     key_hash = models.CharField(max_length=64, blank=True, default="")
+    # When a phone first opened this seat's link: the host's page shows who has joined.
+    joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("position",)

@@ -13,33 +13,49 @@ from games.rules import MAX_PLAYERS, MIN_PLAYERS
 MAX_NAME_LENGTH = 40
 
 
+class PlayerNameError(ValidationError):
+    """A refused list of names; `seats` are the places in the list it is about, so that a
+    form can mark those fields."""
+
+    def __init__(self, message: str, seats: list[int]) -> None:
+        super().__init__(message)
+        self.seats = seats
+
+
 def clean_player_names(raw: Sequence[object]) -> list[str]:
     """Trimmed names in seat order, or a ValidationError with a sentence a player understands."""
     names: list[str] = []
-    for value in raw:
+    for seat, value in enumerate(raw):
+        where = [seat]
         if not isinstance(value, str):
-            raise ValidationError(_("Each player's name must be text."))
+            raise PlayerNameError(_("Each player's name must be text."), where)
         name = value.strip()
         if not name:
-            raise ValidationError(_("A player's name cannot be blank."))
+            raise PlayerNameError(_("A player's name cannot be blank."), where)
         if len(name) > MAX_NAME_LENGTH:
-            raise ValidationError(
+            raise PlayerNameError(
                 _("“%(name)s…” is too long: a name has at most %(most)s characters.")
-                % {"name": name[:12], "most": MAX_NAME_LENGTH}
+                % {"name": name[:12], "most": MAX_NAME_LENGTH},
+                where,
             )
         if any(unicodedata.category(char).startswith("C") for char in name):
-            raise ValidationError(_("A player's name cannot contain control characters."))
+            raise PlayerNameError(_("A player's name cannot contain control characters."), where)
         names.append(name)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise ValidationError(
             _("A game has from %(low)s to %(high)s players.")
             % {"low": MIN_PLAYERS, "high": MAX_PLAYERS}
         )
-    seen: set[str] = set()
-    for name in names:
-        if name.casefold() in seen:
-            raise ValidationError(
-                _("Two players are called “%(name)s”: give each a different name.") % {"name": name}
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        if (first := seen.get(name.casefold())) is not None:
+            raise PlayerNameError(
+                _(
+                    "Players %(first)s and %(second)s are both called “%(name)s”:"
+                    " give each a different name."
+                )
+                % {"first": first + 1, "second": seat + 1, "name": name},
+                [first, seat],
             )
-        seen.add(name.casefold())
+        seen[name.casefold()] = seat
     return names

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games import rules
-from games.explain import explain_row
+from games.explain import explain_row, undo_question
 from games.models import Game, Seat, Turn
 from games.store import StoredRow, load_position, load_rows, load_snapshot
 
@@ -47,6 +47,8 @@ class Sheet:
     turn_count: int
     last_turn_id: int | None
     position: rules.Position
+    # What undo asks about the last row, when this sheet was built with it.
+    undo_question: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -143,4 +145,14 @@ def _sheet(
         )
         for stored in rows
     )
-    return Sheet(game, ruleset, seats, sheet_rows, turn_count, last_turn_id, position)
+    last = rows[-1].row if rows else None
+    return Sheet(
+        game,
+        ruleset,
+        seats,
+        sheet_rows,
+        turn_count,
+        last_turn_id,
+        position,
+        undo_question=None if last is None else undo_question(last, names, ruleset),
+    )

@@ -210,6 +210,33 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         return _bump(game)
 
 
+def start_rematch(game: Game, names: Sequence[str]) -> tuple[Game, str]:
+    """A new game with the same players and rules. The old game's version goes up, so that
+    every phone following it hears of the new one and moves there."""
+    with transaction.atomic():
+        old = _lock(game.pk, None)
+        new_game, host_key = create_game(old.name, names, old.rules, rematch_of=old)
+        _bump(old)
+    return new_game, host_key
+
+
+def rematch_of(game: Game) -> str | None:
+    """The id of the rematch started from this game, if there is one."""
+    return (
+        Game.objects.filter(rematch_of=game)
+        .order_by("-created_at")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def seat_joined(game: Game, position: int) -> None:
+    """Note the first time a phone opened a seat's link (the host's page shows it)."""
+    Seat.objects.filter(game=game, position=position, joined_at__isnull=True).update(
+        joined_at=timezone.now()
+    )
+
+
 def allow_seats_to_play(game_id: str, *, allowed: bool) -> Game:
     """Let players enter their own turns with their seat links, or stop them."""
     with transaction.atomic():

@@ -9,12 +9,13 @@ from __future__ import annotations
 import io
 import json
 from contextlib import suppress
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import segno
 from django.conf import settings
 from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,19 +32,24 @@ from games.access import (
     access_for,
     host_cookie_name,
     is_host,
+    my_game_ids,
+    remember_game,
     remember_host,
     remember_seat,
     seat_for_key,
 )
 from games.cache import cached, current_version
 from games.describe import rules_summary
+from games.explain import turn_summary
 from games.forms import CreateGameForm
 from games.history import history_entries
-from games.models import Game, Seat, seat_key
+from games.links import public_url
+from games.models import Game, Seat, Turn, seat_key
 from games.sheet import Sheet, full_sheet, sheet_since
 from games.translate import rule_error_message
 
 HISTORY_PAGE_SIZE = 20
+MY_GAMES_SHOWN = 8
 POLL_SECONDS = 1
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
 
@@ -63,6 +69,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             game, host_key = store.create_game(form.game_name(), form.cleaned_players, form.ruleset)
             response = redirect(reverse("game", args=[game.pk]) + "?new=1")
             remember_host(response, game, host_key)
+            remember_game(request, response, game.pk)
             return response
         if "create" not in request.POST:
             form = CreateGameForm(initial=_initial(request.POST), players=players)
@@ -70,13 +77,24 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         form = CreateGameForm(players=None)
     if request.htmx and request.method == "POST":
         return render(request, "games/create_form.html", {"form": form})
-    page = Paginator(Game.objects.order_by("-created_at"), HISTORY_PAGE_SIZE).get_page(
+    mine = my_game_ids(request)
+    my_games = sorted(Game.objects.filter(pk__in=mine), key=lambda game: mine.index(game.pk))[
+        :MY_GAMES_SHOWN
+    ]
+    # A game nobody has played a turn in is not a game played: it stays out of the history.
+    played = Game.objects.filter(Exists(Turn.objects.filter(game=OuterRef("pk"))))
+    page = Paginator(played.order_by("-created_at"), HISTORY_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
     return render(
         request,
         "home.html",
-        {"form": form, "page": page, "history": history_entries(list(page.object_list))},
+        {
+            "form": form,
+            "page": page,
+            "history": history_entries(list(page.object_list)),
+            "my_history": history_entries(my_games),
+        },
     )
 
 
@@ -104,21 +122,45 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     access = access_for(request, game)
     if not access.host and access.seat is None:
-        return _watcher_page(request, game)
+        response = _watcher_page(request, game)
+        remember_game(request, response, game.pk)
+        return response
     sheet, table = _page_sheet(game)
     context = _game_context(request, sheet, access) | {"sheet_table": table}
     if access.host:
         key = request.COOKIES.get(host_cookie_name(game), "")
-        claim_seat = request.build_absolute_uri(reverse("claim_seat", args=[game.pk]))
+        claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
+        joined = dict(Seat.objects.filter(game=game).values_list("position", "joined_at"))
         context["seat_links"] = [
-            (seat, f"{claim_seat}#{seat_key(key, game.pk, seat.position)}") for seat in sheet.seats
-        ]
-        if request.GET.get("new") == "1":
-            context["new"] = True
-            context["host_link"] = (
-                request.build_absolute_uri(reverse("claim_host", args=[game.pk])) + "#" + key
+            SeatLink(
+                seat.position,
+                seat.name,
+                f"{claim_seat}#{seat_key(key, game.pk, seat.position)}",
+                joined=joined.get(seat.position) is not None,
             )
-    return render(request, "games/game.html", context)
+            for seat in sheet.seats
+        ]
+        claim_host = public_url(request, reverse("claim_host", args=[game.pk]))
+        context["host_link"] = f"{claim_host}#{key}"
+        # Until the table has joined, sharing the game is the host's first job.
+        context["share_first"] = sheet.turn_count == 0 and not any(
+            link.joined for link in context["seat_links"]
+        )
+    response = render(request, "games/game.html", context)
+    remember_game(request, response, game.pk)
+    if access.host:
+        response["Cache-Control"] = "no-store"  # the page carries the host's and seats' keys
+    return response
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    """A seat's own link for the host to hand out, and whether a phone has opened it."""
+
+    position: int
+    name: str
+    url: str
+    joined: bool
 
 
 @require_GET
@@ -134,10 +176,20 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     count = _int_or_none(request.GET.get("n")) or 0
     last = _int_or_none(request.GET.get("t"))
     game = Game.objects.get(pk=game_id)
+    if (rematch := store.rematch_of(game)) is not None:
+        # The host started a rematch: every phone following this game goes along.
+        return HttpResponseClientRedirect(reverse("game", args=[rematch]))
     access = access_for(request, game)
     if access.host or access.seat is not None:
         sheet, replace = sheet_since(game, count, last)
-        return _render_update(request, sheet, replace=replace, access=access)
+        extra = {}
+        if access.seat is not None and not replace:
+            # A seat's phone only enters its own turns, so a new row of this seat's that the
+            # phone did not send was entered by the host: say so rather than reset silently.
+            own = [row for row in sheet.rows if row.cells[access.seat].rolled]
+            if own:
+                extra["entered_for_you"] = own[-1].total
+        return _render_update(request, sheet, replace=replace, access=access, extra=extra)
 
     # Every watcher asks for the same change at about the same moment: build it once.
     def build() -> tuple[str, str]:
@@ -187,7 +239,15 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                     _int_or_none(request.POST.get("t")),
                     recorded.position,
                 )
-                return _render_update(request, sheet, replace=replace, access=access)
+                names = [seat.name for seat in sheet.seats]
+                confirmation = turn_summary(recorded.row, names, sheet.ruleset)
+                return _render_update(
+                    request,
+                    sheet,
+                    replace=replace,
+                    access=access,
+                    extra={"confirmation": confirmation},
+                )
         except rules.RuleError as rule_error:
             error = rule_error_message(rule_error)
             answers = dict.fromkeys(answers)  # start the turn again
@@ -251,13 +311,22 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @require_POST
 def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can start a rematch."))
+    if (existing := store.rematch_of(game)) is not None:
+        # A second tap, or a second browser of the host's: one rematch, and everyone in it.
+        return _go_to(request, existing)
     names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
-    new_game, host_key = store.create_game(game.name, names, game.rules, rematch_of=game)
-    url = reverse("game", args=[new_game.pk])
-    # A live update carries no per-person token, so its button posts through htmx.
-    response = HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    new_game, host_key = store.start_rematch(game, names)
+    response = _go_to(request, new_game.pk)
     remember_host(response, new_game, host_key)
     return response
+
+
+def _go_to(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    url = reverse("game", args=[game_id])
+    # A live update carries no per-person token, so its button posts through htmx.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @require_http_methods(["GET", "POST"])
@@ -287,7 +356,8 @@ def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     context: dict[str, Any] = {"game": game, "seat_claim": True}
     if request.method == "POST":
         key = request.POST.get("key", "").strip()
-        if seat_for_key(game, key) is not None:
+        if (position := seat_for_key(game, key)) is not None:
+            store.seat_joined(game, position)
             response = redirect("game", game.pk)
             remember_seat(response, game, key)
             return response
@@ -308,14 +378,26 @@ def seats_play(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 @require_GET
 def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The game's QR code; with `?seat=N` (seats from 1), that seat's own link, for the host."""
     game = get_object_or_404(Game, pk=game_id)
-    url = request.build_absolute_uri(reverse("game", args=[game.pk]))
+    url = public_url(request, reverse("game", args=[game.pk]))
+    private = False
+    if (seat := _int_or_none(request.GET.get("seat"))) is not None:
+        if not is_host(request, game) or not 1 <= seat <= game.seats.count():
+            return HttpResponseForbidden(_("Only the host can show a seat's link."))
+        key = request.COOKIES.get(host_cookie_name(game), "")
+        url = public_url(request, reverse("claim_seat", args=[game.pk]))
+        url += "#" + seat_key(key, game.pk, seat - 1)
+        private = True
     svg = io.BytesIO()
     # A standalone file with its XML namespace (segno's inline form has none), so <img> shows it.
     segno.make(url, error="m").save(
         svg, kind="svg", scale=6, dark="#1d2b36", light="#ffffff", border=2, xmldecl=False
     )
-    return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
+    if private:
+        response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET
@@ -352,9 +434,14 @@ def _page_sheet(game: Game) -> tuple[Sheet, str]:
 
 
 def _render_update(
-    request: HtmxHttpRequest, sheet: Sheet, *, replace: bool, access: Access
+    request: HtmxHttpRequest,
+    sheet: Sheet,
+    *,
+    replace: bool,
+    access: Access,
+    extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    context = _game_context(request, sheet, access) | {"replace": replace}
+    context = _game_context(request, sheet, access) | {"replace": replace} | (extra or {})
     response = render(request, "games/sheet_update.html", context)
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
     response["X-Thirty-Version"] = str(sheet.game.version)
@@ -391,7 +478,8 @@ def _game_context(
             if isinstance(seat, int)
         ],
         "rules_summary": rules_summary(sheet.ruleset),
-        "share_url": request.build_absolute_uri(reverse("game", args=[sheet.game.pk])),
+        "share_url": public_url(request, reverse("game", args=[sheet.game.pk])),
+        "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,
     }
 

@@ -4,10 +4,25 @@
   "use strict";
   let seenVersion = Number(document.body.dataset.version || 0);
 
+  let turnInFlight = false;
+  const isTurnForm = (elt) => Boolean(elt.closest?.("#turn-panel form"));
+
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    if (isTurnForm(event.detail.elt)) turnInFlight = true;
+    // While this phone's own turn is on its way, a poll would only race it.
+    else if (turnInFlight && event.detail.elt.id === "live") event.preventDefault();
+  });
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (isTurnForm(event.detail.elt)) turnInFlight = false;
+  });
+
   document.body.addEventListener("htmx:beforeSwap", (event) => {
     const version = Number(event.detail.xhr.getResponseHeader("X-Thirty-Version"));
     if (!version) return;
-    if (version <= seenVersion) {
+    // The answer to this phone's own turn carries its confirmation: it wins over a poll that
+    // brought the same version first.
+    const own = isTurnForm(event.detail.elt);
+    if (version < seenVersion || (version === seenVersion && !own)) {
       // A poll that crossed our own turn brings rows we already have.
       event.detail.shouldSwap = false;
       return;
@@ -15,13 +30,37 @@
     seenVersion = version;
   });
 
+  // Right after a turn is recorded, the next player's pad waits a moment before it takes taps,
+  // so that a double tap meant for one turn can never land on the next.
+  const COOLDOWN_MS = 600;
+  document.body.addEventListener("htmx:load", (event) => {
+    const root = event.detail.elt;
+    const waiting = root.matches?.("[data-cooldown]") ? [root] : [...(root.querySelectorAll?.("[data-cooldown]") || [])];
+    for (const fieldset of waiting) {
+      setTimeout(() => {
+        fieldset.disabled = false;
+        fieldset.querySelector("button")?.focus({ preventScroll: true });
+      }, COOLDOWN_MS);
+    }
+  });
+
+  // Enter in a player's name goes on to the next name; in the last one it starts the game
+  // (the form's first submit button), never removing or moving anyone.
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || !event.target.matches?.('#create-form input[name="player"]')) return;
+    const names = [...document.querySelectorAll('#create-form input[name="player"]')];
+    const next = names[names.indexOf(event.target) + 1];
+    if (next) {
+      event.preventDefault();
+      next.focus();
+    }
+  });
+
   const wrap = () => document.getElementById("sheet-wrap");
   const scrollToNewest = () => {
     const el = wrap();
     if (el) el.scrollTop = el.scrollHeight;
   };
-  document.addEventListener("DOMContentLoaded", scrollToNewest);
-  document.body.addEventListener("htmx:afterSettle", scrollToNewest);
 
   const why = document.getElementById("why");
   let hideTimer = 0;
@@ -32,11 +71,79 @@
     clearTimeout(hideTimer);
     hideTimer = setTimeout(() => { why.hidden = true; }, 6000);
   };
+  const say = (text) => {
+    if (!why) return;
+    why.textContent = text;
+    why.hidden = false;
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(() => { why.hidden = true; }, 6000);
+  };
   document.addEventListener("click", (event) => {
     const row = event.target.closest("tr[data-why]");
+    const name = event.target.closest("#sheet-head th.seat");
     if (row) explain(row);
+    else if (name) say(name.title);  // a long name is cut in the header: tap shows it whole
     else if (why && !event.target.closest("#why")) why.hidden = true;
   });
+
+  // Copy a link, or hand it to the phone's own share sheet where there is one.
+  document.addEventListener("click", async (event) => {
+    const copy = event.target.closest("[data-copy]");
+    const share = event.target.closest("[data-share]");
+    if (copy) {
+      const input = document.querySelector(copy.dataset.copy);
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+      } catch {
+        document.execCommand("copy");  // older browsers, and pages not served over https
+      }
+      const label = copy.textContent;
+      copy.textContent = copy.dataset.copied;
+      setTimeout(() => { copy.textContent = label; }, 1500);
+    } else if (share) {
+      const url = document.querySelector(share.dataset.share).value;
+      try {
+        await navigator.share({ title: share.dataset.title, url });
+      } catch {
+        // The person closed the share sheet: nothing to do.
+      }
+    }
+  });
+  if (navigator.share) {
+    for (const button of document.querySelectorAll("[data-share]")) button.hidden = false;
+  }
+
+  document.addEventListener("change", (event) => {
+    if (event.target.matches?.("[data-autosubmit]")) event.target.form.requestSubmit();
+  });
+
+  // On a phone the turn form sits above the sheet: keep the sheet's newest rows and its
+  // points in view below the form, so the host sees what a turn did without scrolling.
+  const fitSheet = () => {
+    const el = wrap();
+    if (!el) return;
+    el.style.maxHeight = "";
+    if (!document.getElementById("turn-panel") || window.innerWidth >= 900) return;
+    const room = window.innerHeight - (el.getBoundingClientRect().top + window.scrollY) - 8;
+    if (room >= 140) el.style.maxHeight = `${room}px`;
+  };
+  document.addEventListener("DOMContentLoaded", () => { fitSheet(); scrollToNewest(); });
+  // Sharing comes first while the table joins; once the first turn is in, the sheet does.
+  const shareAfterFirstTurn = () => {
+    const area = document.querySelector("#share-area.first");
+    const legend = document.querySelector(".legend");
+    if (!area || !legend || !document.querySelector("#sheet-rows tr")) return;
+    area.classList.remove("first");
+    legend.after(area);
+    window.scrollTo(0, 0);
+  };
+  document.body.addEventListener("htmx:afterSettle", () => {
+    shareAfterFirstTurn();
+    fitSheet();
+    scrollToNewest();
+  });
+  window.addEventListener("resize", fitSheet);
   document.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && event.target.matches?.("tr[data-why]")) explain(event.target);
   });

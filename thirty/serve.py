@@ -16,6 +16,8 @@ from django.core.management import call_command
 def prepare() -> None:
     """Bring the database and the static files up to date, before any worker starts."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thirty.settings")
+    # Collected here, so the workers may serve names with content hashes (thirty/settings.py).
+    os.environ["THIRTY_COLLECTED_STATIC"] = "true"
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
@@ -56,9 +58,25 @@ def server_command(host: str, port: str, workers: str) -> list[str]:
     ]
 
 
+def announce(host: str, port: str) -> None:
+    """Say where to open the app: on a laptop at the table, the address the phones can reach."""
+    from django.conf import settings
+
+    from thirty.network import lan_addresses
+
+    if settings.SITE_URL:
+        print(f"Thirty is serving {settings.SITE_URL}", flush=True)
+    elif host in ("0.0.0.0", "::"):
+        for address in lan_addresses() or ("127.0.0.1",):
+            print(f"Thirty is serving http://{address}:{port}/ (for phones too)", flush=True)
+    else:
+        print(f"Thirty is serving http://{host}:{port}/ (this machine only)", flush=True)
+
+
 def main() -> None:
     prepare()
     host, port = os.getenv("HOST", "127.0.0.1"), os.getenv("PORT", "8000")
+    announce(host, port)
     # One worker process per core of the machine it was measured on (2 cores).
     command = server_command(host, port, os.getenv("WEB_WORKERS", "2"))
     os.execv(command[0], command)

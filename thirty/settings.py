@@ -1,13 +1,15 @@
 """Settings, all read from the environment.
 
-The defaults make `make run` work with nothing set: debug on, SQLite beside the code. Set
-`SITE_URL` and `SECRET_KEY` (or `SECRET_KEY_FILE`) for production; `DATABASE_URL` selects
-PostgreSQL. `.env.example` lists every variable.
+The defaults make `make run` work with nothing set: debug off, SQLite and a secret key made
+once in `data/`, answering on this machine's own addresses. Set `SITE_URL` when the app has
+a public address; `DATABASE_URL` selects PostgreSQL. `.env.example` lists every variable.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
+import socket
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,6 +17,8 @@ from urllib.parse import urlsplit
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+from thirty.network import LOOPBACK_NAMES, lan_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -48,23 +52,44 @@ def envsecret(name: str, default: str) -> str:
     return os.getenv(name, default)
 
 
-DEBUG = envbool("DEBUG", True)
-SITE_URL = os.getenv("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+def kept_secret_key(path: Path) -> str:
+    """A secret key made once for this installation and kept in `path` (readable by its owner
+    only), so that `make run` needs no setup and signed cookies survive a restart."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process made it first
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as file:
+        file.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+# Off unless asked for: a debug page would print a game's keys and hands to any phone.
+DEBUG = envbool("DEBUG", False)
+DATA_DIR = Path(os.getenv("THIRTY_DATA_DIR", BASE_DIR / "data"))
+
+# The address people use. Unset, the app is on a laptop at the table: it answers on this
+# machine's own addresses, and hands out its address on the local network (games/links.py).
+SITE_URL = os.getenv("SITE_URL", "").rstrip("/")
 _site = urlsplit(SITE_URL)
-if not _site.scheme or not _site.hostname:
+if SITE_URL and (not _site.scheme or not _site.hostname):
     raise ImproperlyConfigured(f"SITE_URL must be a full address, not {SITE_URL!r}")
 
-SECRET_KEY = envsecret("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("Set SECRET_KEY (or SECRET_KEY_FILE) when DEBUG is off.")
-    SECRET_KEY = "development-only-key-not-for-production-use-0123456789"
+SECRET_KEY = envsecret("SECRET_KEY", "") or kept_secret_key(DATA_DIR / "secret_key")
 
 # The site's own address decides which hosts and origins are trusted.
-ALLOWED_HOSTS = [_site.hostname]
-if DEBUG:
-    ALLOWED_HOSTS += ["127.0.0.1", "localhost", "[::1]", "testserver"]
-CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"]
+if SITE_URL:
+    ALLOWED_HOSTS = [str(_site.hostname)]
+    CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"]
+else:
+    _hostname = socket.gethostname()
+    ALLOWED_HOSTS = [*LOOPBACK_NAMES, *lan_addresses(), _hostname, f"{_hostname}.local"]
+    CSRF_TRUSTED_ORIGINS = []
 
 INSTALLED_APPS = [
     "django.contrib.staticfiles",
@@ -110,7 +135,7 @@ TEMPLATES = [
 
 DATABASES = {
     "default": dj_database_url.parse(
-        os.getenv("DATABASE_URL", f"sqlite:///{BASE_DIR / 'data' / 'thirty.sqlite3'}"),
+        os.getenv("DATABASE_URL", f"sqlite:///{DATA_DIR / 'thirty.sqlite3'}"),
         conn_max_age=envint("DB_CONN_MAX_AGE", 600),
         # Off by default: a check costs every request a round trip to PostgreSQL, and the live
         # refresh is one query. A dropped connection then fails one request, and is replaced.
@@ -148,12 +173,15 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "static-collected"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The production entry point (thirty/serve.py) collects the static files first and then asks
+# for names with content hashes, which browsers may cache for ever. Elsewhere (tests,
+# development) files are served as they are.
 STORAGES = {
     "staticfiles": {
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if envbool("THIRTY_COLLECTED_STATIC", False)
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
 }

@@ -153,7 +153,8 @@ class Position:
         self._check_total(total)
         if total <= self.rules.beat_above:
             return None
-        if heal is None and self.rules.healing:
+        if heal is None and self.rules.healing and self.points[roller] > 0:
+            # A player on 0 points has nothing to heal: the form goes straight to the attack.
             return Question(Step.ACTION, (ATTACK, HEAL))
         if heal:
             self._check_heal()

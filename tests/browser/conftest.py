@@ -43,8 +43,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture
-def open_browser(browser: Any, live_server: Any) -> Generator[Callable[..., Any]]:
+def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Callable[..., Any]]:
     """Open a fresh browser (its own cookies) on the live server: `open_browser(PHONE)`."""
+    # The live server listens on loopback only: its links must not point at the LAN address.
+    settings.SITE_URL = live_server.url
     contexts: list[Any] = []
 
     def open_page(viewport: dict[str, int] = LAPTOP, *, locale: str = "en-GB") -> Any:

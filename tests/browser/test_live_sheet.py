@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -123,12 +124,20 @@ def test_a_whole_game_is_followed_live_to_the_winner_in_each_language(
 
     winner = say.wins.format(name="Anna")
     expect(phone.locator("#status .banner")).to_contain_text(winner, timeout=LIVE_TIMEOUT_MS)
-    expect(phone.get_by_role("button", name=say.rematch)).to_be_visible()
     expect(phone.locator("#sheet-foot td")).to_have_text(["2", "0", "0", "0"])
     expect(phone.locator("#sheet-foot th")).to_have_text(say.points_left)
     expect(host.locator("#status .banner")).to_contain_text(winner)
     expect(host.locator("#turn-panel button")).to_have_count(0)  # nothing left to enter
     assert still_the_same_page(phone)
+
+    # Only the host starts the rematch, and the phone following the game goes along.
+    expect(phone.get_by_role("button", name=say.rematch)).to_have_count(0)
+    host.get_by_role("button", name=say.rematch).click()
+    expect(host).not_to_have_url(re.compile(re.escape(link)))
+    expect(host.locator("#sheet-foot td")).to_have_text(["2", "2", "2", "2"])
+    # A finished game's phones look every five seconds.
+    expect(phone).to_have_url(host.url, timeout=LIVE_TIMEOUT_MS + 7_000)
+    expect(phone.locator("#status")).to_have_text(say.next_to_roll.format(name="Anna"))
 
 
 def test_the_share_card_shows_a_qr_code_that_loads(open_browser: Callable[..., Any]) -> None:

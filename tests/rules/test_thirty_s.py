@@ -85,7 +85,10 @@ def test_healing_is_refused_without_the_variant_or_below_thirty() -> None:
 
 
 def test_healing_asks_heal_or_attack_before_the_hunt() -> None:
-    position = Position.start(RuleSet.from_dict({"preset": "30s", "healing": True}), 3)
+    g = game(3, healing=True)
+    for total in (26, 30, 30):  # A scores 4 points, then it is A's turn again
+        g.push(Turn(total))
+    position = g.position
     question = position.ask(total=33)
     assert question is not None and question.step is Step.ACTION
     assert position.ask(total=33, heal=True) is None
@@ -183,3 +186,9 @@ def test_30s_rule_set_lists_its_own_keys() -> None:
         "weaker_attacks",
         "precise_elimination",
     }
+
+
+def test_healing_is_not_offered_to_a_player_with_nothing_to_heal() -> None:
+    position = Position.start(RuleSet.from_dict({"preset": "30s", "healing": True}), 3)
+    question = position.ask(total=33)
+    assert question is not None and question.step is Step.HUNT

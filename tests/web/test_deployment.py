@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -13,6 +18,7 @@ from django.test import Client, override_settings
 
 from games.models import Game
 from tests.factories import make_game
+from thirty.network import lan_addresses
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,17 +56,31 @@ def test_production_settings_pass_the_deploy_check() -> None:
     assert "['thirty.example.org'] ['https://thirty.example.org'] True 31536000" in printed
 
 
-def test_production_refuses_to_start_without_a_secret_key() -> None:
-    env = os.environ | {"DEBUG": "false", "SECRET_KEY": ""}
-    result = subprocess.run(
-        [sys.executable, "manage.py", "check"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+def test_without_a_secret_key_one_is_made_once_and_kept_private(tmp_path: Path) -> None:
+    env = os.environ | {"DEBUG": "false", "SECRET_KEY": "", "THIRTY_DATA_DIR": str(tmp_path)}
+    read_key = [
+        sys.executable,
+        "-c",
+        "import django; django.setup(); from django.conf import settings as s; print(s.SECRET_KEY)",
+    ]
+
+    def key() -> str:
+        result = subprocess.run(
+            read_key,
+            cwd=ROOT,
+            env=env | {"DJANGO_SETTINGS_MODULE": "thirty.settings"},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout.strip()
+
+    first = key()
+    assert len(first) >= 50 and first == key()  # the same key after a restart
+    kept = tmp_path / "secret_key"
+    assert kept.read_text().strip() == first
+    assert kept.stat().st_mode & 0o077 == 0  # readable by its owner only
 
 
 @pytest.mark.django_db
@@ -85,3 +105,63 @@ def test_the_instance_password_guards_history_and_creation_but_not_game_links(
         headers={"Authorization": "Bearer open sesame"},
     )
     assert created.status_code == 201
+
+
+def _get(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_make_run_serves_phones_on_the_lan_address_with_debug_off(tmp_path: Path) -> None:
+    addresses = lan_addresses()
+    if not addresses:
+        pytest.skip("this machine has no address but loopback: no network for phones to use")
+    lan = addresses[0]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DEBUG", "SITE_URL", "DATABASE_URL", "SECRET_KEY", "THIRTY_PASSWORD")
+    } | {"PORT": str(port), "THIRTY_DATA_DIR": str(tmp_path)}
+    server = subprocess.Popen(
+        ["make", "run"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # make, then granian and its workers: stopped as one group
+    )
+    try:
+        base = f"http://{lan}:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if _get(f"{base}/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert server.poll() is None, server.stdout.read().decode()  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "make run did not answer on the LAN address"
+            time.sleep(0.25)
+        request = urllib.request.Request(
+            f"{base}/api/games",
+            data=json.dumps({"players": ["Anna", "Ben"]}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            game = json.loads(response.read())
+        # Opened on the laptop itself or on a phone, the share link is the LAN address.
+        for host in (lan, "127.0.0.1"):
+            status, page = _get(f"http://{host}:{port}/g/{game['id']}/")
+            assert status == 200 and f"{base}/g/{game['id']}/" in page
+        status, page = _get(f"{base}/no-such-page")
+        assert status == 404 and "Traceback" not in page and "URLconf" not in page  # DEBUG off
+        assert (tmp_path / "secret_key").exists() and (tmp_path / "thirty.sqlite3").exists()
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=20)

@@ -196,7 +196,7 @@ def test_the_history_counts_turns_with_plurals_in_both_languages(client: Client)
 
 @pytest.mark.usefixtures("current_translations")
 def test_dates_use_the_danish_format(client: Client) -> None:
-    game = make_game()
+    game = play(make_game(), RuleTurn(20))  # a game with no turns is not in the history
     html = client.get("/", headers=DA).content.decode()
     with translation.override("da"):
         shown = formats.date_format(timezone.localtime(game.created_at), "DATETIME_FORMAT")

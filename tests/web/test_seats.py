@@ -47,16 +47,21 @@ def test_a_player_enters_their_own_turn_and_only_theirs() -> None:
     assert ben.post(f"/g/{game.pk}/undo").status_code == 403  # only the host undoes
 
 
-def test_seat_links_do_nothing_until_the_host_allows_them() -> None:
+def test_seat_links_only_watch_when_the_host_switches_seat_play_off() -> None:
     game = make_game()
+    allow(game, False)
     anna = seat_phone(game, ANNA)
     page = anna.get(f"/g/{game.pk}/").content.decode()
     assert "The host enters the turns in this game." in page
     assert anna.post(f"/g/{game.pk}/turn", {"total": "20"}).status_code == 422
-    allow(game)
-    allow(game, False)
-    assert anna.post(f"/g/{game.pk}/turn", {"total": "20"}).status_code == 422
     assert Turn.objects.count() == 0
+
+
+def test_seat_play_is_on_in_a_new_game() -> None:
+    game = make_game()
+    anna = seat_phone(game, ANNA)
+    assert anna.post(f"/g/{game.pk}/turn", {"total": "20"}).status_code == 302
+    assert Turn.objects.count() == 1
 
 
 def test_a_wrong_or_foreign_seat_key_is_refused() -> None:

@@ -63,7 +63,8 @@ def test_a_watcher_cannot_enter_or_undo_turns(watcher: Client, game: Game) -> No
 def test_undo_asks_first_then_removes_the_last_turn(host: Client, game: Game) -> None:
     play(game, RuleTurn(20), RuleTurn(33, 1))
     confirm = host.get(f"/g/{game.pk}/undo")
-    assert "Undo turn 2?" in confirm.content.decode()
+    # It names the turn it takes back: Ben's 33, which took one point from Cleo.
+    assert "Undo Ben’s 33 (Cleo −1)?" in confirm.content.decode()
     host.post(f"/g/{game.pk}/undo")
     assert list(Turn.objects.values_list("number", flat=True)) == [1]
 
@@ -163,10 +164,27 @@ def test_the_home_page_lists_games_newest_first_with_status_and_winner(
 ) -> None:
     old = make_game(name="Old one", players=["Anna", "Ben"], rules={"start_points": 1})
     play(old, RuleTurn(31, 1))
-    make_game(name="New one")
+    play(make_game(name="New one"), RuleTurn(20))
+    make_game(name="Never played")
     html = client.get("/").content.decode()
     assert html.index("New one") < html.index("Old one")
     assert "Won by Anna" in html and "In play" in html
+    assert "Never played" not in html  # no turns: not a game played
+
+
+def test_your_games_are_the_ones_this_browser_created_or_followed(client: Client, db: None) -> None:
+    followed = make_game(name="Followed here")
+    make_game(name="Someone else's")
+    client.get(f"/g/{followed.pk}/")
+    created = client.post(
+        "/", {"player": ["Anna", "Ben"], "preset": "thirty", "set_aside": "any", "create": "1"}
+    )
+    assert created.status_code == 302
+    html = client.get("/").content.decode()
+    mine = html.split("Your games")[1].split("History")[0]
+    assert "Game of Anna" in mine and "Followed here" in mine and "Not started" in mine
+    assert "Someone else" not in html
+    assert mine.index("Game of Anna") < mine.index("Followed here")  # newest first
 
 
 def test_the_create_form_adds_reorders_and_creates(client: Client, db: None) -> None:
@@ -191,7 +209,9 @@ def test_the_create_form_adds_reorders_and_creates(client: Client, db: None) -> 
     assert game.rules_data["start_points"] == 20 and game.rules_data["hunt_dice"] == "margin"
     assert game.rules_data["on_failure"] == "shortfall" and game.rules_data["target"] == 31
     follow = client.get(created["Location"]).content.decode()
-    assert "Keep this host link" in follow and "turn-panel" in follow
+    # Until someone joins, sharing comes first; the host link is tucked away with a warning.
+    assert follow.index("Follow on your phone") < follow.index('id="sheet"')
+    assert "Host link" in follow and "Keep it private" in follow and "turn-panel" in follow
 
 
 def test_the_create_form_ignores_rows_left_empty(client: Client, db: None) -> None:
@@ -213,6 +233,9 @@ def test_the_create_form_refuses_bad_players_with_a_sentence(client: Client, db:
 
 def test_rematch_starts_a_new_game_with_the_same_seats_and_rules(client: Client, db: None) -> None:
     g = make_game(players=["Anna", "Ben", "Cleo"], rules={"start_points": 12, "on_failure": "one"})
+    assert client.post(f"/g/{g.pk}/rematch").status_code == 403  # only the host starts it
+    assert Game.objects.count() == 1
+    client.cookies[host_cookie_name(g)] = g.host_key  # type: ignore[attr-defined]
     response = client.post(f"/g/{g.pk}/rematch")
     new = Game.objects.exclude(pk=g.pk).get()
     assert response["Location"] == f"/g/{new.pk}/"
@@ -249,9 +272,26 @@ def test_a_cached_watcher_page_carries_each_phones_own_csrf_token(db: None) -> N
     assert tokens[0] != tokens[1]
     play(game, RuleTurn(36, 6))  # Anna knocks Ben out: the game is over
     finished = Game.objects.get(pk=game.pk)
-    assert "Rematch" in first.get(f"/g/{finished.pk}/").content.decode()
+    assert "If the host starts a rematch" in first.get(f"/g/{finished.pk}/").content.decode()
     page = second.get(f"/g/{finished.pk}/").content.decode()
     token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    # The token is this phone's own (not refused as forged); a watcher may not start a rematch.
     assert (
-        second.post(f"/g/{finished.pk}/rematch", {"csrfmiddlewaretoken": token}).status_code == 302
+        second.post(f"/g/{finished.pk}/rematch", {"csrfmiddlewaretoken": token}).status_code == 403
     )
+
+
+def test_a_rematch_takes_every_following_phone_along(db: None) -> None:
+    game = play(make_game(players=["Anna", "Ben"], rules={"start_points": 6}), RuleTurn(36, 6))
+    host, phone = Client(), Client()
+    host.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
+    seen = game.version
+    assert phone.get(f"/g/{game.pk}/live?v={seen}&n=0&t=").status_code == 204
+    response = host.post(f"/g/{game.pk}/rematch", headers={"HX-Request": "true"})
+    new = Game.objects.get(rematch_of=game)
+    assert response["HX-Redirect"] == f"/g/{new.pk}/"
+    moved = phone.get(f"/g/{game.pk}/live?v={seen}&n=0&t=")
+    assert moved["HX-Redirect"] == f"/g/{new.pk}/"
+    # A second tap goes to the same rematch instead of starting another.
+    host.post(f"/g/{game.pk}/rematch")
+    assert Game.objects.filter(rematch_of=game).count() == 1
