@@ -284,3 +284,74 @@ def test_the_rules_page_has_a_section_per_game_in_both_languages(client: Client)
 def test_the_rules_page_is_linked_from_the_header_and_the_home_page(client: Client) -> None:
     html = client.get("/").content.decode()
     assert html.count('href="/rules/"') >= 2
+
+
+# -- lists of names and signed numbers -------------------------------------------------------
+
+
+@pytest.mark.usefixtures("current_translations")
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["", "Anna", "Anna and Ben", "Anna, Ben and Cleo", "Anna, Ben, Cleo and Dan"]),
+        ("da", ["", "Anna", "Anna og Ben", "Anna, Ben og Cleo", "Anna, Ben, Cleo og Dan"]),
+    ],
+)
+def test_names_are_listed_as_each_language_lists_them(language: str, expected: list[str]) -> None:
+    from games.names import join_names
+
+    names = ["Anna", "Ben", "Cleo", "Dan"]
+    with translation.override(language):
+        assert [join_names(names[:n]) for n in range(5)] == expected
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_the_default_game_name_lists_three_players_and_counts_the_rest() -> None:
+    from games.names import default_game_name
+
+    with translation.override("da"):
+        assert default_game_name(["Anna", "Ben"]) == "Spil med Anna og Ben"
+        assert default_game_name(["A", "B", "C", "D", "E"]) == "Spil med A, B, C og 2 til"
+    with translation.override("en"):
+        assert default_game_name(["A", "B", "C", "D"]) == "Game of A, B, C and 1 more"
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_shared_wins_and_the_history_list_names_with_og(client: Client) -> None:
+    rules = {"preset": "30s", "end": "first_out"}
+    game = play(make_game(players=["Anna", "Ben", "Cleo"], rules=rules), RuleTurn(35, 6))
+    html = text_of(client.get(f"/g/{game.pk}/", headers=DA).content.decode())
+    assert "Anna og Cleo deler sejren!" in html
+    english = text_of(client.get(f"/g/{game.pk}/").content.decode())
+    assert "Anna and Cleo share the win!" in english
+    home = text_of(client.get("/", headers=DA).content.decode())
+    assert "Anna, Ben og Cleo" in home and "Vundet af Anna og Cleo" in home
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_an_unnamed_game_is_named_after_its_players_in_the_api_too(client: Client) -> None:
+    created = client.post(
+        "/api/games",
+        json.dumps({"players": ["Anna", "Ben", "Cleo"]}),
+        content_type="application/json",
+        headers=DA,
+    ).json()
+    assert created["name"] == "Spil med Anna, Ben og Cleo"
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_healing_cells_show_a_real_minus_sign_and_exports_stay_numbers(client: Client) -> None:
+    rules = {"preset": "30s", "healing": True}
+    game = play(
+        make_game(players=["Anna", "Ben"], rules=rules),
+        RuleTurn(26),
+        RuleTurn(30),
+        RuleTurn(33, heal=True),
+    )
+    for headers in ({}, DA):
+        html = client.get(f"/g/{game.pk}/", headers=headers).content.decode()
+        row = re.search(r'<tr id="turn-3".*?</tr>', html, re.S)
+        assert row and '<td class="rolled hit">−3</td>' in row[0], row
+        assert "-3<" not in html
+    csv = client.get(f"/g/{game.pk}/sheet.csv").content.decode()
+    assert ",-3" in csv and "−" not in csv
