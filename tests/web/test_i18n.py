@@ -147,6 +147,71 @@ def test_the_catalogue_keeps_every_placeholder(fresh_catalogue: list[Entry]) -> 
             assert found <= wanted and (found == wanted or entry.msgid_plural), entry.msgid
 
 
+# Phrases that once read wrong to a Dane, with what replaced them (docs/glossary.md): none
+# may come back, in any string.
+BAD_DANISH = {
+    "dukker din tur op": "Når det er din tur, kan du skrive den ind her",
+    "Din tur dukker op": "Når det er din tur, kan du skrive den ind her",
+    "og 30 er ude": "ved 30 er man ude",
+    "nåede ikke over": "nåede ikke op på",
+    "Tag min plads": "Brug denne telefon til min plads",
+    "Hel %(margin)s": "Helbred %(margin)s",
+    "heling": "helbredelse",
+    "helede": "helbredte",
+    "hele eller angribe": "helbrede eller angribe",
+    "Næste til at slå": "Næste spiller",
+    "appens læsning": "appens fortolkning",
+    "Sådan læser appen": "Sådan fortolker appen",
+    "Jagtens antal": "antallet, der skrives ind efter jagten",
+    "passer ikke med": "stemmer ikke med",
+    "Præcis udslagning": "Kun ud på præcis 30",
+    "Gå ind": "Lås op",
+    "så bordet er enige": "så alle ved bordet er enige",
+    "kan ingen længere blive ramt": "ville ingen nogensinde kunne blive ramt igen",
+    "terninger ramte": "terninger fundet",
+    "terning ramte": "terning fundet",
+    "Summen af de beholdte terninger": "Total for de beholdte terninger",
+    "Slået i alt": "Turens total",
+}
+
+
+def repository_catalogue() -> list[Entry]:
+    po = LOCALE / "da" / "LC_MESSAGES" / "django.po"
+    return parse_po(po.read_text(encoding="utf-8"))[1:]
+
+
+def test_no_phrase_that_read_wrong_in_danish_comes_back() -> None:
+    found = [
+        f"{bad!r} in {text!r}: write {good!r}"
+        for entry in repository_catalogue()
+        for text in entry.msgstr.values()
+        for bad, good in BAD_DANISH.items()
+        if bad.casefold() in text.casefold()
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_danish_uses_no_english_semicolons() -> None:
+    """Danish ends the sentence or uses a dash where English writes a semicolon."""
+    found = [
+        text
+        for entry in repository_catalogue()
+        for text in entry.msgstr.values()
+        if ";" in re.sub(r"&#?\w+;", "", text)  # an HTML entity is not punctuation
+    ]
+    assert not found, found
+
+
+def test_the_dice_game_is_tredive_and_the_app_keeps_its_name() -> None:
+    """The game is "Tredive" on Danish pages; "Thirty" in Danish is the app's own name only."""
+    for entry in repository_catalogue():
+        for text in entry.msgstr.values():
+            if "Thirty" in text:
+                assert re.search(r"(fra|af) Thirty\.|^Thirty: ", text), text
+    by_id = {entry.msgid: entry.msgstr[0] for entry in repository_catalogue()}
+    assert by_id["Thirty"] == "Tredive" and by_id["Thirty rules"] == "Regler for Tredive"
+
+
 # -- pages in Danish -------------------------------------------------------------------------
 
 
@@ -168,8 +233,8 @@ def test_a_phone_asking_for_danish_gets_the_home_page_in_danish(client: Client) 
 def test_the_game_page_sheet_and_row_explanations_are_danish(client: Client) -> None:
     game = play(make_game(), RuleTurn(33, 2))
     html = client.get(f"/g/{game.pk}/", headers=DA).content.decode()
-    assert "Point tilbage" in html and "Næste til at slå" in html
-    assert "Anna slog 33 og jagtede 3&#x27;ere: 2 terninger ramte → Ben −2." in html
+    assert "Point tilbage" in html and "Næste spiller" in html
+    assert "Anna slog 33 og jagtede 3&#x27;ere: 2 terninger fundet → Ben −2." in html
     assert "Følg med på telefonen" in html
     assert "Tredive · 30 point til hver · slå 30" in text_of(html)
 
