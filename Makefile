@@ -46,5 +46,10 @@ format: venv
 bench: venv
 	bash scripts/bench.sh
 
+messages: venv ## Refresh the Danish catalogue from the code, then compile it (words: docs/glossary.md)
+	$(BIN)/python manage.py makemessages -l da --no-obsolete --ignore=.venv --ignore=tests \
+		--ignore=docs --ignore=bench --ignore=scripts --ignore=static-collected --ignore=data
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
 clean:
 	rm -rf $(VENV) static-collected

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET
 from games import rules, store
 from games.access import seat_for_key
 from games.models import Game
-from games.names import clean_player_names
+from games.names import clean_player_names, default_game_name
 from games.openapi import openapi_schema
 from games.rules.odds import keep_choices, turn_odds
 from games.translate import rule_error_message
@@ -109,7 +109,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
     if not isinstance(raw_rules, dict):
         raise ApiError(400, _("“rules” must be an object of named options."))
     ruleset = rules.RuleSet.from_dict(raw_rules)
-    game, host_key = store.create_game(name.strip() or ", ".join(names), names, ruleset)
+    game, host_key = store.create_game(name.strip() or default_game_name(names), names, ruleset)
     return JsonResponse(game_state(game) | {"host_key": host_key}, status=201)
 
 

@@ -6,11 +6,10 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import rules
-from games.names import PlayerNameError, clean_player_names
+from games.names import PlayerNameError, clean_player_names, default_game_name
 from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
 from games.translate import rule_error_message
 
@@ -148,10 +147,7 @@ class CreateGameForm(forms.Form):
         return data
 
     def game_name(self) -> str:
-        return self.cleaned_data.get("name", "").strip() or _("Game of %(players)s") % {
-            "players": ", ".join(self.cleaned_players[:3])
-            + ("…" if len(self.cleaned_players) > 3 else "")
-        }
+        return self.cleaned_data.get("name", "").strip() or default_game_name(self.cleaned_players)
 
     @staticmethod
     def _rules_dict(data: dict[str, Any]) -> dict[str, Any]:

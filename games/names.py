@@ -1,4 +1,4 @@
-"""Player names: the checks shared by the create form and the API."""
+"""Player names: the checks shared by the create form and the API, and names in a sentence."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -59,3 +60,27 @@ def clean_player_names(raw: Sequence[object]) -> list[str]:
             )
         seen[name.casefold()] = seat
     return names
+
+
+def join_names(names: Sequence[str], most: int | None = None) -> str:
+    """Names as a sentence lists them: "Anna, Ben and Cleo", in Danish "Anna, Ben og Cleo".
+
+    No comma before the last name, in either language. With `most`, a longer list names the
+    first `most` and counts the rest: "Anna, Ben, Cleo and 2 more".
+    """
+    names = list(names)
+    if most is not None and len(names) > most:
+        rest = len(names) - most
+        return ngettext("%(names)s and %(count)s more", "%(names)s and %(count)s more", rest) % {
+            "names": ", ".join(names[:most]),
+            "count": rest,
+        }
+    if len(names) < 2:
+        return "".join(names)
+    # Translators: the last two names of a list, as in "Anna, Ben and Cleo".
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def default_game_name(names: Sequence[str]) -> str:
+    """The name of a game nobody named: "Game of Anna, Ben and Cleo"."""
+    return _("Game of %(players)s") % {"players": join_names(names, most=3)}

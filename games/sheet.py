@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from games import rules
 from games.explain import explain_row, undo_question
 from games.models import Game, Seat, Turn
+from games.names import join_names
 from games.store import StoredRow, load_position, load_rows, load_snapshot
 
 
@@ -60,7 +61,7 @@ class Sheet:
 
     @property
     def winner_names(self) -> str:
-        return ", ".join(seat.name for seat in self.winners)
+        return join_names([seat.name for seat in self.winners])
 
     @property
     def next_roller(self) -> SeatColumn | None:

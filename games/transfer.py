@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.models import Game
-from games.names import clean_player_names
+from games.names import clean_player_names, default_game_name
 from games.translate import rule_error_message
 
 FORMAT = "thirty-game"
@@ -90,7 +90,7 @@ def import_game(data: Any) -> tuple[Game, str]:
     except ValidationError as error:
         raise GameFileError(" ".join(error.messages)) from None
     with transaction.atomic():
-        game, host_key = store.create_game(name[:80] or ", ".join(names), names, ruleset)
+        game, host_key = store.create_game(name[:80] or default_game_name(names), names, ruleset)
         for row in replay.rows:
             store.record_turn(game.pk, row.turn)
         game.refresh_from_db()

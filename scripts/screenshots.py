@@ -10,8 +10,24 @@ through the JSON API, then photographs with Chromium:
     watch-<size>-<lang>.png    the same game on a watcher's phone
     turn-<size>-<lang>.png     the turn form after tapping a total above 30
 
-where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da. Every wait is
-bounded; the server is stopped at the end, also after an error.
+where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and every other
+page in Danish, at both sizes:
+
+    rules-<size>-da.png        the rules page (whole page)
+    heal-<size>-da.png         a 30s turn above 30 with healing: heal or attack?
+    won-<size>-da.png          a finished game two players share
+    seat-<size>-da.png         a player's own phone, waiting for their turn
+    claim-<size>-da.png        a seat link opened without its key
+    undo-<size>-da.png         the undo page the host reaches without JavaScript
+    unlock-<size>-da.png       the password page of a private instance
+    import-<size>-da.png       a file that is not an exported game
+    notfound-<size>-da.png     a game link that leads nowhere (404)
+    csrf-<size>-da.png         a form refused for its CSRF token (403)
+    error-<size>-da.png        the server error page (500)
+
+The error pages are drawn in this process with DEBUG off, as a visitor would see them, and
+shown against the running server so that they get its stylesheet. Every wait is bounded; the
+server is stopped at the end, also after an error.
 """
 
 from __future__ import annotations
@@ -99,7 +115,7 @@ def compile_messages(env: dict[str, str]) -> None:
 
 
 @contextmanager
-def running_server() -> Iterator[str]:
+def running_server() -> Iterator[tuple[str, dict[str, str]]]:
     with tempfile.TemporaryDirectory(prefix="thirty-shots-") as tmp:
         env = server_env(Path(tmp) / "shots.sqlite3")
         compile_messages(env)
@@ -122,7 +138,7 @@ def running_server() -> Iterator[str]:
         base = f"http://127.0.0.1:{port}"
         try:
             wait_until_up(base, server)
-            yield base
+            yield base, env
         finally:
             server.terminate()
             try:
@@ -224,7 +240,65 @@ def build_games(base: str) -> dict[str, Any]:
     return main
 
 
-def shoot(base: str, game: dict[str, Any], outdir: Path) -> list[Path]:
+def build_extra_games(base: str) -> dict[str, dict[str, Any]]:
+    """A 30s game with healing where the next roller has points to heal, and a shorter game
+    that two players share."""
+    key = "host_key"
+    heal = api(
+        base,
+        "/api/games",
+        {
+            "name": "Søndag",
+            "players": ["Anna", "Ben", "Cleo"],
+            "rules": {"preset": "30s", "healing": True},
+        },
+    )
+    for turn in ({"total": 24}, {"total": 30}, {"total": 30}):
+        heal = api(base, f"/api/games/{heal['id']}/turns", turn, heal[key]) | {key: heal[key]}
+    shared = api(
+        base,
+        "/api/games",
+        {
+            "name": "Lørdag",
+            "players": ["Anna", "Ben", "Cleo"],
+            "rules": {"preset": "30s", "end": "first_out"},
+        },
+    )
+    shared = api(
+        base, f"/api/games/{shared['id']}/turns", {"total": 35, "hunt": 6}, shared[key]
+    ) | {key: shared[key]}
+    return {"heal": heal, "shared": shared}
+
+
+def error_pages(env: dict[str, str]) -> dict[str, str]:
+    """The 404, CSRF and 500 pages in Danish, as the app answers them with DEBUG off."""
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    from django.test import Client, RequestFactory, override_settings
+
+    from games.errors import server_error
+
+    danish = {"accept-language": "da"}
+    with override_settings(DEBUG=False, ALLOWED_HOSTS=["testserver"]):
+        visitor = Client(raise_request_exception=False, headers=danish)
+        strict = Client(enforce_csrf_checks=True, headers=danish)
+        pages: dict[str, Any] = {
+            "notfound": visitor.get("/g/nosuchgame/"),
+            "csrf": strict.post("/i18n/setlang/", {"language": "en"}),
+            "error": server_error(RequestFactory().get("/", headers=danish)),
+        }
+    return {name: response.content.decode() for name, response in pages.items()}
+
+
+def shoot(
+    base: str,
+    game: dict[str, Any],
+    extra: dict[str, dict[str, Any]],
+    errors: dict[str, str],
+    outdir: Path,
+) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     taken: list[Path] = []
@@ -234,15 +308,14 @@ def shoot(base: str, game: dict[str, Any], outdir: Path) -> list[Path]:
             for lang in LANGUAGES:
                 for size in SIZES:
                     taken += shoot_one(browser, base, game, outdir, size, lang)
+            for size in SIZES:
+                taken += shoot_danish(browser, base, game, extra, errors, outdir, size)
         finally:
             browser.close()
     return taken
 
 
-def shoot_one(
-    browser: Any, base: str, game: dict[str, Any], outdir: Path, size: str, lang: str
-) -> list[Path]:
-    """The four pictures at one size in one language, each in a fresh browser context."""
+def new_context(browser: Any, size: str, lang: str) -> Any:
     phone = size == "phone"
     context = browser.new_context(
         viewport=SIZES[size],
@@ -253,15 +326,108 @@ def shoot_one(
         extra_http_headers={"Accept-Language": lang},
     )
     context.set_default_timeout(PAGE_TIMEOUT_MS)
-    game_url = f"{base}/g/{game['id']}/"
-    taken: list[Path] = []
+    return context
 
+
+def snapper(outdir: Path, size: str, lang: str, taken: list[Path]) -> Any:
     def snap(page: Any, name: str, *, full_page: bool = False) -> None:
         path = outdir / f"{name}-{size}-{lang}.png"
         page.mouse.move(0, 0)  # no hover left on a row
         page.wait_for_timeout(300)  # let fonts and swaps settle
         page.screenshot(path=str(path), full_page=full_page)
         taken.append(path)
+
+    return snap
+
+
+def shoot_danish(
+    browser: Any,
+    base: str,
+    game: dict[str, Any],
+    extra: dict[str, dict[str, Any]],
+    errors: dict[str, str],
+    outdir: Path,
+    size: str,
+) -> list[Path]:
+    """Every other page, in Danish."""
+    taken: list[Path] = []
+    snap = snapper(outdir, size, "da", taken)
+
+    def as_host(context: Any, some: dict[str, Any]) -> None:
+        cookie = {"name": f"thirty_host_{some['id']}", "value": some["host_key"], "url": base}
+        context.add_cookies([cookie])
+
+    context = new_context(browser, size, "da")
+    try:
+        page = context.new_page()
+        page.goto(f"{base}/rules/", wait_until="load")
+        snap(page, "rules", full_page=True)
+
+        heal = extra["heal"]
+        as_host(context, heal)
+        page.goto(f"{base}/g/{heal['id']}/", wait_until="load")
+        page.locator("#turn-panel .totals button[value='35']").click()
+        page.locator("#turn-panel button[value='heal']").wait_for()
+        snap(page, "heal")
+
+        page.goto(f"{base}/g/{extra['shared']['id']}/", wait_until="load")
+        snap(page, "won")
+
+        as_host(context, game)
+        page.goto(f"{base}/g/{game['id']}/undo", wait_until="load")
+        snap(page, "undo")
+
+        page.goto(f"{base}/g/{game['id']}/", wait_until="load")
+        # Let the players enter their own turns, then take the seat link of a player whose
+        # turn it is not: their phone waits.
+        links = page.locator(".seat-links input.copy")
+        if not links.count():
+            page.locator("details.seats summary").click()
+            with page.expect_navigation():
+                page.locator("details.seats input[name=allowed]").check()
+            links.first.wait_for()
+        seat_link = links.nth((game["next_roller"] or 1) % links.count()).input_value()
+
+        page.goto(f"{base}/unlock", wait_until="load")
+        snap(page, "unlock")
+
+        page.goto(f"{base}/", wait_until="load")
+        page.locator("form.import input[type=file]").set_input_files(
+            files=[{"name": "game.json", "mimeType": "application/json", "buffer": b"{}"}]
+        )
+        page.locator("form.import button").click()
+        page.wait_for_load_state("load")
+        snap(page, "import")
+
+        for name, html in errors.items():
+            page.goto(f"{base}/healthz", wait_until="load")  # their links resolve against it
+            page.set_content(html, wait_until="load")
+            snap(page, name)
+    finally:
+        context.close()
+
+    player = new_context(browser, size, "da")
+    try:
+        page = player.new_page()
+        page.goto(seat_link.split("#")[0], wait_until="load")
+        snap(page, "claim")
+        page.goto("about:blank")  # else only the '#' changes, and the page is not loaded again
+        page.goto(seat_link, wait_until="load")
+        page.locator(".waiting").wait_for()
+        snap(page, "seat")
+    finally:
+        player.close()
+    return taken
+
+
+def shoot_one(
+    browser: Any, base: str, game: dict[str, Any], outdir: Path, size: str, lang: str
+) -> list[Path]:
+    """The four pictures at one size in one language, each in a fresh browser context."""
+    context = new_context(browser, size, lang)
+    game_url = f"{base}/g/{game['id']}/"
+    taken: list[Path] = []
+    snap = snapper(outdir, size, lang, taken)
 
     try:
         page = context.new_page()
@@ -288,9 +454,11 @@ def shoot_one(
 def main() -> None:
     outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     outdir.mkdir(parents=True, exist_ok=True)
-    with running_server() as base:
+    with running_server() as (base, env):
         game = build_games(base)
-        taken = shoot(base, game, outdir)
+        extra = build_extra_games(base)
+        errors = error_pages(env)
+        taken = shoot(base, game, extra, errors, outdir)
     for path in taken:
         print(path)
 

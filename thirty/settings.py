@@ -191,6 +191,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# A form refused for its CSRF token gets the app's own page, in the reader's language.
+CSRF_FAILURE_VIEW = "games.errors.csrf_failure"
 if _site.scheme == "https":
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -147,6 +147,71 @@ def test_the_catalogue_keeps_every_placeholder(fresh_catalogue: list[Entry]) -> 
             assert found <= wanted and (found == wanted or entry.msgid_plural), entry.msgid
 
 
+# Phrases that once read wrong to a Dane, with what replaced them (docs/glossary.md): none
+# may come back, in any string.
+BAD_DANISH = {
+    "dukker din tur op": "Når det er din tur, kan du skrive den ind her",
+    "Din tur dukker op": "Når det er din tur, kan du skrive den ind her",
+    "og 30 er ude": "ved 30 er man ude",
+    "nåede ikke over": "nåede ikke op på",
+    "Tag min plads": "Brug denne telefon til min plads",
+    "Hel %(margin)s": "Helbred %(margin)s",
+    "heling": "helbredelse",
+    "helede": "helbredte",
+    "hele eller angribe": "helbrede eller angribe",
+    "Næste til at slå": "Næste spiller",
+    "appens læsning": "appens fortolkning",
+    "Sådan læser appen": "Sådan fortolker appen",
+    "Jagtens antal": "antallet, der skrives ind efter jagten",
+    "passer ikke med": "stemmer ikke med",
+    "Præcis udslagning": "Kun ud på præcis 30",
+    "Gå ind": "Lås op",
+    "så bordet er enige": "så alle ved bordet er enige",
+    "kan ingen længere blive ramt": "ville ingen nogensinde kunne blive ramt igen",
+    "terninger ramte": "terninger fundet",
+    "terning ramte": "terning fundet",
+    "Summen af de beholdte terninger": "Total for de beholdte terninger",
+    "Slået i alt": "Turens total",
+}
+
+
+def repository_catalogue() -> list[Entry]:
+    po = LOCALE / "da" / "LC_MESSAGES" / "django.po"
+    return parse_po(po.read_text(encoding="utf-8"))[1:]
+
+
+def test_no_phrase_that_read_wrong_in_danish_comes_back() -> None:
+    found = [
+        f"{bad!r} in {text!r}: write {good!r}"
+        for entry in repository_catalogue()
+        for text in entry.msgstr.values()
+        for bad, good in BAD_DANISH.items()
+        if bad.casefold() in text.casefold()
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_danish_uses_no_english_semicolons() -> None:
+    """Danish ends the sentence or uses a dash where English writes a semicolon."""
+    found = [
+        text
+        for entry in repository_catalogue()
+        for text in entry.msgstr.values()
+        if ";" in re.sub(r"&#?\w+;", "", text)  # an HTML entity is not punctuation
+    ]
+    assert not found, found
+
+
+def test_the_dice_game_is_tredive_and_the_app_keeps_its_name() -> None:
+    """The game is "Tredive" on Danish pages; "Thirty" in Danish is the app's own name only."""
+    for entry in repository_catalogue():
+        for text in entry.msgstr.values():
+            if "Thirty" in text:
+                assert re.search(r"(fra|af) Thirty\.|^Thirty: ", text), text
+    by_id = {entry.msgid: entry.msgstr[0] for entry in repository_catalogue()}
+    assert by_id["Thirty"] == "Tredive" and by_id["Thirty rules"] == "Regler for Tredive"
+
+
 # -- pages in Danish -------------------------------------------------------------------------
 
 
@@ -168,8 +233,8 @@ def test_a_phone_asking_for_danish_gets_the_home_page_in_danish(client: Client) 
 def test_the_game_page_sheet_and_row_explanations_are_danish(client: Client) -> None:
     game = play(make_game(), RuleTurn(33, 2))
     html = client.get(f"/g/{game.pk}/", headers=DA).content.decode()
-    assert "Point tilbage" in html and "Næste til at slå" in html
-    assert "Anna slog 33 og jagtede 3&#x27;ere: 2 terninger ramte → Ben −2." in html
+    assert "Point tilbage" in html and "Næste spiller" in html
+    assert "Anna slog 33 og jagtede 3&#x27;ere: 2 terninger fundet → Ben −2." in html
     assert "Følg med på telefonen" in html
     assert "Tredive · 30 point til hver · slå 30" in text_of(html)
 
@@ -284,3 +349,74 @@ def test_the_rules_page_has_a_section_per_game_in_both_languages(client: Client)
 def test_the_rules_page_is_linked_from_the_header_and_the_home_page(client: Client) -> None:
     html = client.get("/").content.decode()
     assert html.count('href="/rules/"') >= 2
+
+
+# -- lists of names and signed numbers -------------------------------------------------------
+
+
+@pytest.mark.usefixtures("current_translations")
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ["", "Anna", "Anna and Ben", "Anna, Ben and Cleo", "Anna, Ben, Cleo and Dan"]),
+        ("da", ["", "Anna", "Anna og Ben", "Anna, Ben og Cleo", "Anna, Ben, Cleo og Dan"]),
+    ],
+)
+def test_names_are_listed_as_each_language_lists_them(language: str, expected: list[str]) -> None:
+    from games.names import join_names
+
+    names = ["Anna", "Ben", "Cleo", "Dan"]
+    with translation.override(language):
+        assert [join_names(names[:n]) for n in range(5)] == expected
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_the_default_game_name_lists_three_players_and_counts_the_rest() -> None:
+    from games.names import default_game_name
+
+    with translation.override("da"):
+        assert default_game_name(["Anna", "Ben"]) == "Spil med Anna og Ben"
+        assert default_game_name(["A", "B", "C", "D", "E"]) == "Spil med A, B, C og 2 til"
+    with translation.override("en"):
+        assert default_game_name(["A", "B", "C", "D"]) == "Game of A, B, C and 1 more"
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_shared_wins_and_the_history_list_names_with_og(client: Client) -> None:
+    rules = {"preset": "30s", "end": "first_out"}
+    game = play(make_game(players=["Anna", "Ben", "Cleo"], rules=rules), RuleTurn(35, 6))
+    html = text_of(client.get(f"/g/{game.pk}/", headers=DA).content.decode())
+    assert "Anna og Cleo deler sejren!" in html
+    english = text_of(client.get(f"/g/{game.pk}/").content.decode())
+    assert "Anna and Cleo share the win!" in english
+    home = text_of(client.get("/", headers=DA).content.decode())
+    assert "Anna, Ben og Cleo" in home and "Vundet af Anna og Cleo" in home
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_an_unnamed_game_is_named_after_its_players_in_the_api_too(client: Client) -> None:
+    created = client.post(
+        "/api/games",
+        json.dumps({"players": ["Anna", "Ben", "Cleo"]}),
+        content_type="application/json",
+        headers=DA,
+    ).json()
+    assert created["name"] == "Spil med Anna, Ben og Cleo"
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_healing_cells_show_a_real_minus_sign_and_exports_stay_numbers(client: Client) -> None:
+    rules = {"preset": "30s", "healing": True}
+    game = play(
+        make_game(players=["Anna", "Ben"], rules=rules),
+        RuleTurn(26),
+        RuleTurn(30),
+        RuleTurn(33, heal=True),
+    )
+    for headers in ({}, DA):
+        html = client.get(f"/g/{game.pk}/", headers=headers).content.decode()
+        row = re.search(r'<tr id="turn-3".*?</tr>', html, re.S)
+        assert row and '<td class="rolled hit">−3</td>' in row[0], row
+        assert "-3<" not in html
+    csv = client.get(f"/g/{game.pk}/sheet.csv").content.decode()
+    assert ",-3" in csv and "−" not in csv

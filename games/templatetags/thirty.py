@@ -1,0 +1,25 @@
+"""Template filters for how the pages write things: lists of names and signed numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django import template
+
+from games.names import join_names
+
+register = template.Library()
+
+
+@register.filter
+def and_list(names: Iterable[object]) -> str:
+    """{{ names|and_list }}: "Anna, Ben and Cleo", in the reader's language."""
+    return join_names([str(name) for name in names])
+
+
+@register.filter
+def minus(number: object) -> str:
+    """{{ value|minus }}: a negative number with a real minus sign (−3, not -3), as the
+    row explanations write it. Exports keep plain numbers; this is for the pages only."""
+    text = str(number)
+    return "−" + text[1:] if text.startswith("-") else text
