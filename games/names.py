@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from datetime import date
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -81,6 +84,12 @@ def join_names(names: Sequence[str], most: int | None = None) -> str:
     return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
-def default_game_name(names: Sequence[str]) -> str:
-    """The name of a game nobody named: "Game of Anna, Ben and Cleo"."""
-    return _("Game of %(players)s") % {"players": join_names(names, most=3)}
+def default_game_name(names: Sequence[str], day: date | None = None) -> str:
+    """The name of a game nobody named, by its day and players: "December 1: Anna, Ben and
+    Cleo", in Danish "1. december: Anna, Ben og Cleo". A table plays many games with the same
+    people, so the day is what tells them apart in the history."""
+    day = day or timezone.localdate()
+    return _("%(day)s: %(players)s") % {
+        "day": date_format(day, "MONTH_DAY_FORMAT"),
+        "players": join_names(names, most=3),
+    }

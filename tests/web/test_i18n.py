@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -374,11 +375,14 @@ def test_names_are_listed_as_each_language_lists_them(language: str, expected: l
 def test_the_default_game_name_lists_three_players_and_counts_the_rest() -> None:
     from games.names import default_game_name
 
+    friday = date(2026, 12, 4)
     with translation.override("da"):
-        assert default_game_name(["Anna", "Ben"]) == "Spil med Anna og Ben"
-        assert default_game_name(["A", "B", "C", "D", "E"]) == "Spil med A, B, C og 2 til"
+        assert default_game_name(["Anna", "Ben"], friday) == "4. december: Anna og Ben"
+        assert (
+            default_game_name(["A", "B", "C", "D", "E"], friday) == "4. december: A, B, C og 2 til"
+        )
     with translation.override("en"):
-        assert default_game_name(["A", "B", "C", "D"]) == "Game of A, B, C and 1 more"
+        assert default_game_name(["A", "B", "C", "D"], friday) == "December 4: A, B, C and 1 more"
 
 
 @pytest.mark.usefixtures("current_translations")
@@ -401,7 +405,9 @@ def test_an_unnamed_game_is_named_after_its_players_in_the_api_too(client: Clien
         content_type="application/json",
         headers=DA,
     ).json()
-    assert created["name"] == "Spil med Anna, Ben og Cleo"
+    with translation.override("da"):
+        today = formats.date_format(timezone.localdate(), "MONTH_DAY_FORMAT")
+    assert created["name"] == f"{today}: Anna, Ben og Cleo"
 
 
 @pytest.mark.usefixtures("current_translations")

@@ -182,9 +182,9 @@ def test_your_games_are_the_ones_this_browser_created_or_followed(client: Client
     assert created.status_code == 302
     html = client.get("/").content.decode()
     mine = html.split("Your games")[1].split("History")[0]
-    assert "Game of Anna" in mine and "Followed here" in mine and "Not started" in mine
+    assert ": Anna and Ben" in mine and "Followed here" in mine and "Not started" in mine
     assert "Someone else" not in html
-    assert mine.index("Game of Anna") < mine.index("Followed here")  # newest first
+    assert mine.index(": Anna and Ben") < mine.index("Followed here")  # newest first
 
 
 def test_the_create_form_adds_reorders_and_creates(client: Client, db: None) -> None:
