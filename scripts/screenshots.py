@@ -127,6 +127,8 @@ def running_server() -> Iterator[tuple[str, dict[str, str]]]:
             timeout=120,
         )
         port = free_port()
+        # The server listens on loopback only, so its links must point there, not at the LAN.
+        env["SITE_URL"] = f"http://127.0.0.1:{port}"
         log = (Path(tmp) / "server.log").open("w")
         server = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
