@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import rules
-from games.cache import announce, remember, remembered
+from games.cache import announce, recall, remember
 from games.models import Cell, Game, Seat, Turn, hash_key, new_key, seat_key
 from games.rules.errors import gettext_noop
 
@@ -79,25 +80,40 @@ def create_game(
 
 def load_position(game: Game) -> rules.Position:
     """The position at the game's version: remembered by the process that wrote it, or
-    added up by the database in two queries."""
-    return remembered(("position", game.pk, game.version), lambda: _add_up_position(game))
+    added up by the database in one query."""
+    key = ("position", game.pk, game.version)
+    found: rules.Position | None = recall(key)
+    if found is not None:
+        return found
+    position, version = _add_up_position(game)
+    # Turns may have been written since `game` was read: the position is remembered under
+    # the version it was read at, never under an older one.
+    remember(("position", game.pk, version), position)
+    return position
 
 
-def _add_up_position(game: Game) -> rules.Position:
-    harm = list(
+def _add_up_position(game: Game) -> tuple[rules.Position, int]:
+    """The position and the version it belongs to, read in one statement: one statement
+    sees one consistent state of the database, however many turns are written meanwhile."""
+    last_roller = Turn.objects.filter(game=game).order_by("-number").values("roller")[:1]
+    version = Game.objects.filter(pk=game.pk).values("version")[:1]
+    seats = list(
         Seat.objects.filter(game=game)
         .order_by("position")
-        .annotate(harm=Coalesce(Sum("cells__value"), 0))
-        .values_list("harm", flat=True)
+        .annotate(
+            harm=Coalesce(Sum("cells__value"), 0),
+            last_roller=Subquery(last_roller),
+            read_version=Subquery(version),
+        )
+        .values_list("harm", "last_roller", "read_version")
     )
-    last_roller = (
-        Turn.objects.filter(game=game).order_by("-number").values_list("roller", flat=True).first()
-    )
-    return rules.Position.from_cell_sums(game.rules, harm, last_roller)
+    harm = [value for value, _, _ in seats]
+    position = rules.Position.from_cell_sums(game.rules, harm, seats[0][1])
+    return position, seats[0][2]
 
 
 def load_snapshot(game: Game) -> Snapshot:
-    """The whole game in three queries: seats, turns and cells."""
+    """The whole game in two queries: seats, then the turns with their cells."""
     ruleset = game.rules
     seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
     rows = load_rows(game, ruleset, [seat_id for seat_id, _ in seats])
@@ -110,23 +126,40 @@ def load_snapshot(game: Game) -> Snapshot:
 def load_rows(
     game: Game, ruleset: rules.RuleSet, seat_ids: Sequence[int], *, after: int = 0
 ) -> list[StoredRow]:
-    """The rows numbered above `after`, in two queries."""
+    """The rows numbered above `after`, in one query.
+
+    Turns and their cells are read together, in one statement, so that a turn written (or
+    undone) while the game is read can never bring cells without their turn or the reverse.
+    Every turn has one cell per seat, so every turn is in the answer.
+    """
     index = {seat_id: position for position, seat_id in enumerate(seat_ids)}
-    turns = list(
-        Turn.objects.filter(game=game, number__gt=after)
-        .order_by("number")
+    found = (
+        Cell.objects.filter(turn__game=game, turn__number__gt=after)
+        .order_by("turn__number")
         .values_list(
-            "id", "number", "roller", "total", "hunt", "target", "heal", "effect", "victim"
+            "turn_id",
+            "turn__number",
+            "turn__roller",
+            "turn__total",
+            "turn__hunt",
+            "turn__target",
+            "turn__heal",
+            "turn__effect",
+            "turn__victim",
+            "seat_id",
+            "value",
         )
     )
-    cells: dict[int, list[int]] = {turn[0]: [0] * len(seat_ids) for turn in turns}
-    if turns:
-        for turn_id, seat_id, value in Cell.objects.filter(
-            turn__game=game, turn__number__gt=after
-        ).values_list("turn_id", "seat_id", "value"):
-            cells[turn_id][index[seat_id]] = value
+    turns: dict[int, tuple[Any, ...]] = {}
+    cells: dict[int, list[int]] = {}
+    for *fields, seat_id, value in found:
+        turn_id = cast(int, fields[0])
+        if turn_id not in turns:
+            turns[turn_id] = tuple(fields)
+            cells[turn_id] = [0] * len(seat_ids)
+        cells[turn_id][index[seat_id]] = value
     stored = []
-    for turn_id, number, roller, total, hunt, target, heal, effect_name, victim in turns:
+    for turn_id, number, roller, total, hunt, target, heal, effect_name, victim in turns.values():
         effect = rules.Effect(effect_name)
         margin = None if effect is rules.Effect.MISSED else total - ruleset.beat_above
         turn = rules.Turn(total, hunt, target, heal)
