@@ -21,6 +21,14 @@ from games.cache import announce, recall, remember
 from games.models import Cell, Game, Seat, Turn, hash_key, new_key, seat_key
 from games.rules.errors import gettext_noop
 
+# A game's length is capped, so that no game (played or imported) grows without bound: a
+# long evening is a few hundred turns.
+MAX_TURNS = 5_000
+TOO_MANY_TURNS = gettext_noop("A game has at most %(most)s turns. Start a rematch to play on.")
+
+# Rows written per INSERT when a whole game is stored at once.
+BATCH = 500
+
 
 class StaleVersionError(Exception):
     """The game changed since the client last looked; nothing was recorded."""
@@ -75,6 +83,51 @@ def create_game(
             )
             for position, player in enumerate(players)
         )
+    return game, host_key
+
+
+def create_played_game(
+    name: str, players: Sequence[str], ruleset: rules.RuleSet, rows: Sequence[rules.Row]
+) -> tuple[Game, str]:
+    """Create a game with rows the rules already replayed (an import): a few queries per
+    thousand rows, however long the game, in one transaction."""
+    if len(rows) > MAX_TURNS:
+        raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
+    with transaction.atomic():
+        game, host_key = create_game(name, players, ruleset)
+        Turn.objects.bulk_create(
+            (
+                Turn(
+                    game=game,
+                    number=number,
+                    roller=row.roller,
+                    total=row.turn.total,
+                    hunt=row.turn.hunt,
+                    target=row.turn.target,
+                    heal=row.turn.heal,
+                    effect=row.effect.value,
+                    victim=row.victim,
+                )
+                for number, row in enumerate(rows, start=1)
+            ),
+            batch_size=BATCH,
+        )
+        turn_ids = dict(Turn.objects.filter(game=game).values_list("number", "id"))
+        seat_ids = list(
+            Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+        )
+        Cell.objects.bulk_create(
+            (
+                Cell(turn_id=turn_ids[number], seat_id=seat_id, value=value)
+                for number, row in enumerate(rows, start=1)
+                for seat_id, value in zip(seat_ids, row.cells, strict=True)
+            ),
+            batch_size=BATCH,
+        )
+        # As if each row had been recorded one by one.
+        Game.objects.filter(pk=game.pk).update(version=F("version") + len(rows))
+        game.refresh_from_db()
+        announce(game)
     return game, host_key
 
 
@@ -199,13 +252,9 @@ def record_turn(
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             row = position.play(turn)
-            number = (
-                Turn.objects.filter(game=game)
-                .order_by("-number")
-                .values_list("number", flat=True)
-                .first()
-                or 0
-            ) + 1
+            number = _next_number(game)
+            if number > MAX_TURNS:
+                raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
             stored = Turn.objects.create(
                 game=game,
                 number=number,
@@ -230,6 +279,11 @@ def record_turn(
     except IntegrityError as error:
         # Another request recorded this turn number first.
         raise StaleVersionError from error
+
+
+def _next_number(game: Game) -> int:
+    last = Turn.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
+    return (last.first() or 0) + 1
 
 
 def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:

@@ -11,7 +11,6 @@ import io
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import rules, store
@@ -21,7 +20,6 @@ from games.translate import rule_error_message
 
 FORMAT = "thirty-game"
 FORMAT_VERSION = 1
-MAX_IMPORTED_TURNS = 20_000
 
 
 class GameFileError(ValueError):
@@ -71,8 +69,11 @@ def import_game(data: Any) -> tuple[Game, str]:
     name, players, turns = data.get("name"), data.get("players"), data.get("turns")
     if not isinstance(name, str) or not isinstance(players, list) or not isinstance(turns, list):
         raise GameFileError(_("This file is missing the game's name, players or turns."))
-    if len(turns) > MAX_IMPORTED_TURNS:
-        raise GameFileError(_("This file has too many turns."))
+    if len(turns) > store.MAX_TURNS:
+        raise GameFileError(
+            _("This file has more than %(most)s turns, the most a game can have.")
+            % {"most": store.MAX_TURNS}
+        )
     try:
         names = clean_player_names(players)
         ruleset = rules.RuleSet.from_dict(data.get("rules", {}))
@@ -89,12 +90,7 @@ def import_game(data: Any) -> tuple[Game, str]:
         raise GameFileError(rule_error_message(error)) from None
     except ValidationError as error:
         raise GameFileError(" ".join(error.messages)) from None
-    with transaction.atomic():
-        game, host_key = store.create_game(name[:80] or ", ".join(names), names, ruleset)
-        for row in replay.rows:
-            store.record_turn(game.pk, row.turn)
-        game.refresh_from_db()
-    return game, host_key
+    return store.create_played_game(name[:80] or ", ".join(names), names, ruleset, replay.rows)
 
 
 def _turn(raw: Any) -> rules.Turn:

@@ -13,7 +13,6 @@ from dataclasses import replace
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.middleware.csrf import get_token
@@ -42,6 +41,7 @@ from games.history import history_entries
 from games.models import Game, Seat, seat_key
 from games.sheet import Sheet, full_sheet, sheet_since
 from games.translate import rule_error_message
+from games.uploads import too_large, upload_limit
 
 HISTORY_PAGE_SIZE = 20
 POLL_SECONDS = 1
@@ -425,23 +425,27 @@ def export_csv(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 @require_POST
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
-    upload = request.FILES.get("file")
-    error = _("Choose a game file exported from Thirty.")
-    if (
-        upload is not None
-        and upload.size is not None
-        and upload.size <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    ):
-        try:
-            game, host_key = transfer.import_game(json.loads(upload.read()))
-        except (ValueError, UnicodeDecodeError) as failure:
-            error = (
-                str(failure)
-                if isinstance(failure, transfer.GameFileError)
-                else _("This file is not a game exported from Thirty.")
-            )
-        else:
-            response = redirect("game", game.pk)
-            remember_host(response, game, host_key)
-            return response
-    return render(request, "games/import_error.html", {"error": error}, status=422)
+    # Refused on its announced size before the body is read, or as soon as it passes the limit.
+    upload = None if too_large(request) else request.FILES.get("file")
+    if too_large(request):
+        return _import_error(
+            request,
+            _("This file is larger than %(most)s kilobytes: it cannot be a game from Thirty.")
+            % {"most": upload_limit() // 1024},
+            status=413,
+        )
+    if upload is None:
+        return _import_error(request, _("Choose a game file exported from Thirty."))
+    try:
+        game, host_key = transfer.import_game(json.loads(upload.read()))
+    except transfer.GameFileError as failure:
+        return _import_error(request, str(failure))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _import_error(request, _("This file is not a game exported from Thirty."))
+    response = redirect("game", game.pk)
+    remember_host(response, game, host_key)
+    return response
+
+
+def _import_error(request: HtmxHttpRequest, error: str, status: int = 422) -> HttpResponse:
+    return render(request, "games/import_error.html", {"error": error}, status=status)

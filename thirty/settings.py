@@ -160,6 +160,9 @@ STORAGES = {
 
 # A request body never needs to be large: a whole exported game is a few hundred kilobytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+# Uploads stay in memory and stop at that size: nothing is written to disk (games/uploads.py).
+FILE_UPLOAD_HANDLERS = ["games.uploads.LimitedMemoryUploadHandler"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
