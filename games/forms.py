@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import rules
-from games.names import clean_player_names
+from games.names import clean_game_name, clean_player_names
 from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
 from games.translate import rule_error_message
 
@@ -140,6 +140,9 @@ class CreateGameForm(forms.Form):
         except rules.RuleError as error:
             raise ValidationError(rule_error_message(error)) from None
         return data
+
+    def clean_name(self) -> str:
+        return clean_game_name(self.cleaned_data.get("name", ""))
 
     def game_name(self) -> str:
         return self.cleaned_data.get("name", "").strip() or _("Game of %(players)s") % {

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games import rules
 from games.cache import announce, recall, remember
 from games.models import Cell, Game, Seat, Turn, hash_key, new_key, seat_key
+from games.names import name_key
 from games.rules.errors import gettext_noop
 
 # A game's length is capped, so that no game (played or imported) grows without bound: a
@@ -79,6 +80,7 @@ def create_game(
                 game=game,
                 position=position,
                 name=player,
+                name_key=name_key(player),
                 key_hash=hash_key(seat_key(host_key, game.pk, position)),
             )
             for position, player in enumerate(players)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.models import Game
-from games.names import clean_player_names
+from games.names import clean_game_name, clean_player_names
 from games.translate import rule_error_message
 
 FORMAT = "thirty-game"
@@ -76,6 +76,7 @@ def import_game(data: Any) -> tuple[Game, str]:
         )
     try:
         names = clean_player_names(players)
+        name = clean_game_name(name)
         ruleset = rules.RuleSet.from_dict(data.get("rules", {}))
         replay = rules.DiceGame(ruleset, len(names))
         for number, raw in enumerate(turns, start=1):
@@ -90,7 +91,7 @@ def import_game(data: Any) -> tuple[Game, str]:
         raise GameFileError(rule_error_message(error)) from None
     except ValidationError as error:
         raise GameFileError(" ".join(error.messages)) from None
-    return store.create_played_game(name[:80] or ", ".join(names), names, ruleset, replay.rows)
+    return store.create_played_game(name or ", ".join(names), names, ruleset, replay.rows)
 
 
 def _turn(raw: Any) -> rules.Turn:

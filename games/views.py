@@ -88,15 +88,21 @@ def _edit_player_list(players: list[str], post: Any) -> list[str]:
     """Add, remove and reorder rows of the player list, so the form works without scripts."""
     if "add" in post and len(players) < rules.MAX_PLAYERS:
         players.append("")
-    if (remove := post.get("remove")) is not None and remove.isdigit():
-        index = int(remove)
-        if 0 <= index < len(players):
-            players.pop(index)
-    if (move := post.get("up")) is not None and move.isdigit():
-        index = int(move)
-        if 0 < index < len(players):
-            players[index - 1], players[index] = players[index], players[index - 1]
+    index = _row_index(post.get("remove"))
+    if index is not None and 0 <= index < len(players):
+        players.pop(index)
+    index = _row_index(post.get("up"))
+    if index is not None and 0 < index < len(players):
+        players[index - 1], players[index] = players[index], players[index - 1]
     return players
+
+
+def _row_index(raw: str | None) -> int | None:
+    """A row of the player list: a few ASCII digits ("²" and a 5,000-digit number pass
+    `isdigit()` and fail `int()`)."""
+    if raw is None or not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+        return None
+    return int(raw)
 
 
 @require_GET
@@ -400,9 +406,11 @@ def _int_or_none(raw: str | None) -> int | None:
     if raw is None:
         return None
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         return None
+    # Larger numbers are never a version or a turn, and some databases cannot compare them.
+    return value if abs(value) < 2**31 else None
 
 
 @require_GET
