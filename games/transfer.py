@@ -52,12 +52,18 @@ def export_csv(game: Game) -> str:
     snapshot = store.load_snapshot(game)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["#", _("Roll"), *snapshot.names])
+    writer.writerow(["#", _("Roll"), *(spreadsheet_text(name) for name in snapshot.names)])
     for stored in snapshot.rows:
         writer.writerow([stored.number, stored.row.turn.total, *stored.row.cells])
     label = _("Points") if snapshot.rules.counts_up else _("Points left")
     writer.writerow([label, "", *snapshot.position.points])
     return out.getvalue()
+
+
+def spreadsheet_text(text: str) -> str:
+    """Text that a spreadsheet will show, not run: one starting like a formula gets the
+    single quote spreadsheets themselves use to mark text."""
+    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
 
 
 def import_game(data: Any) -> tuple[Game, str]:

@@ -152,3 +152,11 @@ def test_a_deeply_nested_file_is_refused(client: Client, body: bytes) -> None:
     upload.name = "deep.json"
     response = client.post("/import", {"file": upload})
     assert response.status_code == 422 and Game.objects.count() == 0
+
+
+def test_names_that_look_like_formulas_are_text_in_the_csv(client: Client) -> None:
+    names = ["=1+1", "+Ben", "-Cleo", "@Dan", "\tEve", "Finn"]
+    game = make_game(players=names)
+    play(game, rules.Turn(20))
+    header = client.get(f"/g/{game.pk}/sheet.csv").content.decode().splitlines()[0]
+    assert header == "#,Roll,'=1+1,'+Ben,'-Cleo,'@Dan,'\tEve,Finn"
