@@ -24,8 +24,7 @@ run: venv data ## Migrate SQLite and serve the app on http://127.0.0.1:$(PORT)
 	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 serve: venv data ## The production server, as the Docker image runs it
-	DEBUG=$${DEBUG:-false} SECRET_KEY=$${SECRET_KEY:-local-serve-only-secret-key-change-me-0123456789abcdef} \
-	PORT=$(PORT) $(BIN)/python -m thirty.serve
+	DEBUG=$${DEBUG:-false} PORT=$(PORT) $(BIN)/python -m thirty.serve
 
 test: venv ## The whole suite: installs Chromium and PostgreSQL first when run as root with apt
 	bash scripts/test.sh

@@ -19,7 +19,9 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
@@ -124,7 +126,10 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             context["host_link"] = (
                 request.build_absolute_uri(reverse("claim_host", args=[game.pk])) + "#" + key
             )
-    return render(request, "games/game.html", context)
+    response = render(request, "games/game.html", context)
+    # The host's page shows the seat links and the host link: keys no cache may keep.
+    add_never_cache_headers(response)
+    return response
 
 
 @require_GET
@@ -266,6 +271,7 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The host link: the key travels in the address's #fragment, which browsers never send,
@@ -286,6 +292,7 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return render(request, "games/claim_host.html", {"game": game})
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """A player's seat link: like the host link, its key travels after the '#'."""
@@ -322,11 +329,6 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         svg, kind="svg", scale=6, dark="#1d2b36", light="#ffffff", border=2, xmldecl=False
     )
     return HttpResponse(svg.getvalue(), content_type="image/svg+xml")
-
-
-@require_GET
-def healthz(request: HtmxHttpRequest) -> HttpResponse:
-    return HttpResponse("ok", content_type="text/plain")
 
 
 def _watcher_page(request: HtmxHttpRequest, game: Game) -> HttpResponse:

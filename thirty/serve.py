@@ -7,15 +7,39 @@ what is deployed. HOST, PORT and WEB_WORKERS set where it listens and how many p
 from __future__ import annotations
 
 import os
+import secrets
 import sys
+from pathlib import Path
 
 import django
 from django.core.management import call_command
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+
+def ensure_secret_key(data_dir: Path = DATA_DIR) -> None:
+    """Give the app a secret key of its own when none is set: made once, kept in
+    data/secret_key (readable by its owner only) beside the database, and read from there
+    by the settings through SECRET_KEY_FILE. The Docker image keeps it on its data volume."""
+    if os.getenv("SECRET_KEY") or os.getenv("SECRET_KEY_FILE"):
+        return
+    path = data_dir / "secret_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another process made it first
+        else:
+            with os.fdopen(descriptor, "w") as file:
+                file.write(secrets.token_urlsafe(50))
+    os.environ["SECRET_KEY_FILE"] = str(path)
 
 
 def prepare() -> None:
     """Bring the database and the static files up to date, before any worker starts."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thirty.settings")
+    ensure_secret_key()
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

@@ -9,7 +9,6 @@ register_converter(GameIdConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
     path("rules/", rules_page.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<game:game_id>/", views.game_page, name="game"),

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,99 @@ def test_the_instance_password_guards_history_and_creation_but_not_game_links(
         headers={"Authorization": "Bearer open sesame"},
     )
     assert created.status_code == 201
+
+
+def test_serve_makes_a_secret_key_once_and_keeps_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from thirty.serve import ensure_secret_key
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.delenv("SECRET_KEY_FILE", raising=False)
+    ensure_secret_key(tmp_path / "data")
+    path = tmp_path / "data" / "secret_key"
+    key = path.read_text()
+    assert len(key) >= 50 and (path.stat().st_mode & 0o777) == 0o600
+    assert os.environ["SECRET_KEY_FILE"] == str(path)
+    monkeypatch.delenv("SECRET_KEY_FILE")
+    ensure_secret_key(tmp_path / "data")
+    assert path.read_text() == key
+    # A key that is set wins, and no file is made.
+    monkeypatch.setenv("SECRET_KEY", "given")
+    monkeypatch.delenv("SECRET_KEY_FILE")
+    ensure_secret_key(tmp_path / "other")
+    assert not (tmp_path / "other").exists()
+
+
+def test_make_serve_has_no_fixed_secret_key() -> None:
+    makefile = (ROOT / "Makefile").read_text()
+    assert "SECRET_KEY=" not in makefile
+
+
+def healthcheck_command() -> str:
+    """The HEALTHCHECK command of the Dockerfile, exactly as the image runs it."""
+    line = next(
+        line for line in (ROOT / "Dockerfile").read_text().splitlines() if "HEALTHCHECK" in line
+    )
+    return line.split(" CMD ", 1)[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_docker_healthcheck_passes_whatever_the_site_url() -> None:
+    """The production server with SITE_URL naming the real host, asked on 127.0.0.1 by
+    the Dockerfile's own command."""
+    from tests.web.test_two_servers import database_url, free_port
+
+    port = str(free_port())
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"} | {
+        "DEBUG": "false",
+        "SITE_URL": "https://thirty.example.org",
+        "SECRET_KEY": "a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
+        "DATABASE_URL": database_url(),
+        "DB_CONN_MAX_AGE": "0",
+        "HOST": "127.0.0.1",
+        "PORT": port,
+        "WEB_WORKERS": "1",
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "thirty.serve"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            check = subprocess.run(
+                ["sh", "-c", healthcheck_command()], env=env, capture_output=True, timeout=10
+            )
+            if check.returncode == 0:
+                break
+            assert time.monotonic() < deadline, check.stderr.decode()[-500:]
+            time.sleep(0.3)
+        # Any other path on that host is still refused.
+        refused = subprocess.run(
+            ["sh", "-c", healthcheck_command().replace("/healthz", "/rules/")],
+            env=env,
+            capture_output=True,
+            timeout=10,
+        )
+        assert refused.returncode != 0 and b"400" in refused.stderr
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.django_db
+def test_the_host_page_and_claim_pages_are_never_cached(client: Client) -> None:
+    from games.access import host_cookie_name
+
+    game = make_game()
+    for path in (f"/g/{game.pk}/host", f"/g/{game.pk}/seat"):
+        assert "no-store" in client.get(path)["Cache-Control"]
+    client.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
+    page = client.get(f"/g/{game.pk}/")
+    assert "no-store" in page["Cache-Control"]
+    assert "camera=()" in page["Permissions-Policy"]
