@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 from django.views.defaults import page_not_found
 
-from games import rules, store
+from games import guesses, rules, store
 from games.access import seat_for_key
 from games.models import Game
 from games.names import clean_game_name, clean_player_names
@@ -55,9 +55,14 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
                 )
                 response["Allow"] = ", ".join(methods)
                 return response
+            carries_key = "X-Host-Key" in request.headers or "X-Seat-Key" in request.headers
+            if carries_key and guesses.blocked(request):
+                return guesses.too_many(request)
             try:
                 return view(request, *args, **kwargs)
             except ApiError as error:
+                if error.status == 403:
+                    guesses.wrong_guess(request)  # a wrong host or seat key
                 return JsonResponse({"error": error.message}, status=error.status)
             except Game.DoesNotExist:
                 return JsonResponse({"error": _("There is no such game.")}, status=404)

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import rules, store, transfer
+from games import guesses, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -278,11 +278,14 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     so it appears in no server log; the page posts it back once."""
     game = get_object_or_404(Game, pk=game_id)
     if request.method == "POST":
+        if guesses.blocked(request):
+            return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
         if game.check_host_key(key):
             response = redirect("game", game.pk)
             remember_host(response, game, key)
             return response
+        guesses.wrong_guess(request)
         return render(
             request,
             "games/claim_host.html",
@@ -299,11 +302,14 @@ def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     context: dict[str, Any] = {"game": game, "seat_claim": True}
     if request.method == "POST":
+        if guesses.blocked(request):
+            return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
         if seat_for_key(game, key) is not None:
             response = redirect("game", game.pk)
             remember_seat(response, game, key)
             return response
+        guesses.wrong_guess(request)
         context["error"] = _("That seat link does not belong to this game.")
         return render(request, "games/claim_host.html", context, status=403)
     return render(request, "games/claim_host.html", context)

@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.contenttypes",
     "django_htmx",
+    "django_ratelimit",
     "games",
 ]
 
@@ -137,6 +138,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Wrong guesses of the password or of a key allowed per client address (games/guesses.py),
+# far above what a person mistypes. The counts are kept per process, in the cache above:
+# django-ratelimit warns that such a cache is not shared, which is acceptable on one machine.
+THIRTY_GUESS_RATE = os.getenv("THIRTY_GUESS_RATE", "30/10m")
+RATELIMIT_IP_META_KEY = os.getenv("RATELIMIT_IP_META_KEY") or None
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("da", _("Danish"))]

@@ -182,3 +182,46 @@ def test_the_host_page_and_claim_pages_are_never_cached(client: Client) -> None:
     page = client.get(f"/g/{game.pk}/")
     assert "no-store" in page["Cache-Control"]
     assert "camera=()" in page["Permissions-Policy"]
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("current_translations")
+@override_settings(THIRTY_PASSWORD="open sesame", THIRTY_GUESS_RATE="3/m")
+def test_wrong_passwords_are_limited_per_address(client: Client) -> None:
+    for _ in range(3):
+        assert client.post("/unlock", {"password": "wrong", "next": "/"}).status_code == 403
+    refused = client.post("/unlock", {"password": "open sesame", "next": "/"})
+    assert refused.status_code == 429 and "Too many wrong" in refused.content.decode()
+    api = client.post(
+        "/api/games",
+        json.dumps({"players": ["A", "B"]}),
+        content_type="application/json",
+        headers={"Authorization": "Bearer open sesame", "Accept-Language": "da"},
+    )
+    # Blocked before the password is even compared: a right guess looks like a wrong one.
+    assert api.status_code == 429 and "For mange" in api.json()["error"]
+    other = Client(REMOTE_ADDR="10.0.0.9")
+    assert other.post("/unlock", {"password": "open sesame", "next": "/"}).status_code == 302
+
+
+@pytest.mark.django_db
+@override_settings(THIRTY_GUESS_RATE="3/m")
+def test_wrong_host_keys_are_limited_per_address(client: Client) -> None:
+    game = make_game()
+    for _ in range(3):
+        response = client.post(
+            f"/api/games/{game.pk}/turns",
+            json.dumps({"total": 20}),
+            content_type="application/json",
+            headers={"X-Host-Key": "guess"},
+        )
+        assert response.status_code == 403
+    response = client.post(
+        f"/api/games/{game.pk}/turns",
+        json.dumps({"total": 20}),
+        content_type="application/json",
+        headers={"X-Host-Key": game.host_key},  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 429 and response.json()["error"]
+    assert client.post(f"/g/{game.pk}/host", {"key": "guess"}).status_code == 429
+    assert client.get(f"/api/games/{game.pk}").status_code == 200  # reading needs no key
