@@ -49,6 +49,11 @@
     document.getElementById("claim-host").submit();
   }
 
+  // A switch that saves as soon as it changes (the form has a button without scripts).
+  document.addEventListener("change", (event) => {
+    if (event.target.matches?.("[data-autosubmit]")) event.target.form.requestSubmit();
+  });
+
   document.addEventListener("focusin", (event) => {
     if (event.target.matches?.("input.copy")) event.target.select();
   });

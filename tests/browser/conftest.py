@@ -46,14 +46,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def open_browser(browser: Any, live_server: Any) -> Generator[Callable[..., Any]]:
     """Open a fresh browser (its own cookies) on the live server: `open_browser(PHONE)`."""
     contexts: list[Any] = []
+    # Anything the Content-Security-Policy blocks is reported on the console: none may be.
+    blocked: list[str] = []
+
+    def watch(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(message.text)
 
     def open_page(viewport: dict[str, int] = LAPTOP, *, locale: str = "en-GB") -> Any:
         """`locale` is the browser's language: what it sends as Accept-Language."""
         context = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         context.set_default_timeout(LIVE_TIMEOUT_MS)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", watch)
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert not blocked, blocked

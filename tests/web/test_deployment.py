@@ -225,3 +225,21 @@ def test_wrong_host_keys_are_limited_per_address(client: Client) -> None:
     assert response.status_code == 429 and response.json()["error"]
     assert client.post(f"/g/{game.pk}/host", {"key": "guess"}).status_code == 429
     assert client.get(f"/api/games/{game.pk}").status_code == 200  # reading needs no key
+
+
+@pytest.mark.django_db
+def test_pages_carry_a_strict_content_security_policy(client: Client) -> None:
+    policy = client.get("/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy
+    assert "unsafe-inline" not in policy and "frame-ancestors 'none'" in policy
+
+
+def test_templates_have_no_inline_script_style_or_handler() -> None:
+    """The policy allows only files: anything inline would be blocked in the browser."""
+    import re
+
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text()
+        assert not re.search(r"<script(?![^>]*\bsrc=)", text), template
+        assert not re.search(r"<style\b", text), template
+        assert not re.search(r"""\s(on[a-z]+|style)=["']""", text), template
