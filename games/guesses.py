@@ -14,6 +14,8 @@ or every client counts as the proxy.
 
 from __future__ import annotations
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -22,14 +24,29 @@ from django_ratelimit.core import get_usage
 GROUP = "thirty.wrong-guesses"
 
 
+def client_address(group: str, request: HttpRequest) -> str:
+    """Who is guessing: the client's address, or its /64 network for IPv6, where one
+    machine commonly holds a whole network of addresses."""
+    raw = str(request.META.get(settings.RATELIMIT_IP_META_KEY or "REMOTE_ADDR", ""))
+    try:
+        address = ipaddress.ip_address(raw.split(",")[0].strip())
+    except ValueError:
+        return "unknown"
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
+    return str(address)
+
+
 def blocked(request: HttpRequest) -> bool:
     """Whether this client has used up its wrong guesses for now."""
-    usage = get_usage(request, group=GROUP, key="ip", rate=settings.THIRTY_GUESS_RATE)
+    usage = get_usage(request, group=GROUP, key=client_address, rate=settings.THIRTY_GUESS_RATE)
     return usage is not None and usage["count"] >= usage["limit"]
 
 
 def wrong_guess(request: HttpRequest) -> None:
-    get_usage(request, group=GROUP, key="ip", rate=settings.THIRTY_GUESS_RATE, increment=True)
+    get_usage(
+        request, group=GROUP, key=client_address, rate=settings.THIRTY_GUESS_RATE, increment=True
+    )
 
 
 def too_many(request: HttpRequest) -> HttpResponse:
