@@ -93,19 +93,20 @@ def test_serve_makes_a_secret_key_once_and_keeps_it(
 ) -> None:
     from thirty.serve import ensure_secret_key
 
-    monkeypatch.delenv("SECRET_KEY", raising=False)
-    monkeypatch.delenv("SECRET_KEY_FILE", raising=False)
+    # Set (empty) first, so that the environment is put back as it was afterwards.
+    monkeypatch.setenv("SECRET_KEY", "")
+    monkeypatch.setenv("SECRET_KEY_FILE", "")
     ensure_secret_key(tmp_path / "data")
     path = tmp_path / "data" / "secret_key"
     key = path.read_text()
     assert len(key) >= 50 and (path.stat().st_mode & 0o777) == 0o600
     assert os.environ["SECRET_KEY_FILE"] == str(path)
-    monkeypatch.delenv("SECRET_KEY_FILE")
+    monkeypatch.setenv("SECRET_KEY_FILE", "")
     ensure_secret_key(tmp_path / "data")
     assert path.read_text() == key
     # A key that is set wins, and no file is made.
     monkeypatch.setenv("SECRET_KEY", "given")
-    monkeypatch.delenv("SECRET_KEY_FILE")
+    monkeypatch.setenv("SECRET_KEY_FILE", "")
     ensure_secret_key(tmp_path / "other")
     assert not (tmp_path / "other").exists()
 
