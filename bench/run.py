@@ -1150,8 +1150,8 @@ def report(results: list[dict[str, Any]]) -> str:
     return "\n\n".join([describe(results), table(results), "Raw figures:", raw(results)])
 
 
-def write_doc(doc: Path, text: str) -> None:
-    start, end = "<!-- results -->", "<!-- /results -->"
+def write_doc(doc: Path, text: str, markers: str = "results") -> None:
+    start, end = f"<!-- {markers} -->", f"<!-- /{markers} -->"
     current = doc.read_text() if doc.exists() else f"# Benchmarks\n\n{start}\n{end}\n"
     if start not in current or end not in current:
         current = current.rstrip("\n") + f"\n\n{start}\n{end}\n"
@@ -1168,10 +1168,33 @@ def main(argv: list[str]) -> int:
     measure.add_argument("--db", required=True)
     measure.add_argument("--out", type=Path, required=True)
     measure.add_argument("--server-pid", type=int)
+    robustness = commands.add_parser("robustness")
+    robustness.add_argument("--port", type=int, required=True)
+    robustness.add_argument("--db", required=True)
+    robustness.add_argument("--out", type=Path, required=True)
+    robustness.add_argument("--seconds", type=float, default=env_number("BENCH_STRESS_SECONDS", 20))
+    robust_report = commands.add_parser("robustness-report")
+    robust_report.add_argument("inputs", nargs="+", type=Path)
+    robust_report.add_argument("--doc", type=Path)
     combine = commands.add_parser("report")
     combine.add_argument("inputs", nargs="+", type=Path)
     combine.add_argument("--doc", type=Path)
     args = parser.parse_args(argv)
+    if args.command == "robustness":
+        import robust
+
+        measured = robust.measure(args.port, args.db, args.seconds)
+        args.out.write_text(json.dumps(measured, indent=1))
+        return 1 if measured["stress"]["server_errors"] or measured["import"]["failures"] else 0
+    if args.command == "robustness-report":
+        import robust
+
+        found = [json.loads(path.read_text()) for path in args.inputs if path.exists()]
+        text = robust.report(found)
+        print(text)
+        if args.doc:
+            write_doc(args.doc, text, "robustness")
+        return 0
     if args.command == "measure":
         if not shutil.which("wrk"):
             print("wrk is not installed", file=sys.stderr)

@@ -18,15 +18,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
-from games import rules, store
+from games import guesses, rules, store
 from games.access import seat_for_key
 from games.models import Game
-from games.names import clean_player_names, default_game_name
+from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
 from games.rules.odds import keep_choices, turn_odds
 from games.translate import rule_error_message
-
-MAX_GAME_NAME = 80
 
 
 class ApiError(Exception):
@@ -56,9 +54,14 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
                 )
                 response["Allow"] = ", ".join(methods)
                 return response
+            carries_key = "X-Host-Key" in request.headers or "X-Seat-Key" in request.headers
+            if carries_key and guesses.blocked(request):
+                return guesses.too_many(request)
             try:
                 return view(request, *args, **kwargs)
             except ApiError as error:
+                if error.status == 403:
+                    guesses.wrong_guess(request)  # a wrong host or seat key
                 return JsonResponse({"error": error.message}, status=error.status)
             except Game.DoesNotExist:
                 return JsonResponse({"error": _("There is no such game.")}, status=404)
@@ -100,16 +103,15 @@ def create_game(request: HttpRequest) -> HttpResponse:
         names = clean_player_names(players)
     except ValidationError as error:
         raise ApiError(422, error.messages[0]) from None
-    name = body.get("name", "")
-    if not isinstance(name, str) or len(name.strip()) > MAX_GAME_NAME:
-        raise ApiError(
-            400, _("“name” must be text of at most %(most)s characters.") % {"most": MAX_GAME_NAME}
-        )
+    try:
+        name = clean_game_name(body.get("name", ""))
+    except ValidationError as error:
+        raise ApiError(400, error.messages[0]) from None
     raw_rules = body.get("rules", {})
     if not isinstance(raw_rules, dict):
         raise ApiError(400, _("“rules” must be an object of named options."))
     ruleset = rules.RuleSet.from_dict(raw_rules)
-    game, host_key = store.create_game(name.strip() or default_game_name(names), names, ruleset)
+    game, host_key = store.create_game(name or default_game_name(names), names, ruleset)
     return JsonResponse(game_state(game) | {"host_key": host_key}, status=201)
 
 
@@ -214,9 +216,13 @@ def _game_for_host(request: HttpRequest, game_id: str) -> Game:
 
 
 def _json_object(request: HttpRequest) -> dict[str, Any]:
+    if request.content_type != "application/json":
+        raise ApiError(
+            415, _("Send the request body as JSON, with the header Content-Type: application/json.")
+        )
     try:
         body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, _("The request body is not valid JSON.")) from None
     if not isinstance(body, dict):
         raise ApiError(400, _("The request body must be a JSON object."))

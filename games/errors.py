@@ -22,6 +22,8 @@ def _is_api(request: HttpRequest) -> bool:
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
+        if request.path.startswith("/api/games/"):
+            return JsonResponse({"error": _("There is no such game.")}, status=404)
         return JsonResponse({"error": _("There is nothing at this address.")}, status=404)
     game_link = request.path.startswith("/g/")
     return render(request, "404.html", {"game_link": game_link}, status=404)

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
 from games import rules
-from games.names import PlayerNameError, clean_player_names, default_game_name
+from games.names import PlayerNameError, clean_game_name, clean_player_names, default_game_name
 from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
 from games.translate import rule_error_message
 
@@ -145,6 +145,9 @@ class CreateGameForm(forms.Form):
         except rules.RuleError as error:
             raise ValidationError(rule_error_message(error)) from None
         return data
+
+    def clean_name(self) -> str:
+        return clean_game_name(self.cleaned_data.get("name", ""))
 
     def game_name(self) -> str:
         return self.cleaned_data.get("name", "").strip() or default_game_name(self.cleaned_players)

@@ -12,7 +12,6 @@ import hmac
 import secrets
 
 from django.db import models
-from django.db.models.functions import Lower
 
 from games.rules import RuleSet
 
@@ -20,6 +19,18 @@ from games.rules import RuleSet
 def new_game_id() -> str:
     """72 random bits: a game's link is its only read permission, so it must not be guessable."""
     return secrets.token_urlsafe(9)
+
+
+class GameIdConverter:
+    """The part of an address that names a game (see thirty/urls.py)."""
+
+    regex = "[A-Za-z0-9_-]{1,16}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
 
 
 def new_key() -> str:
@@ -70,7 +81,9 @@ class Game(models.Model):
 class Seat(models.Model):
     game = models.ForeignKey(Game, related_name="seats", on_delete=models.CASCADE)
     position = models.PositiveSmallIntegerField()  # 0-based seat order
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=40)  # as typed, NFC-normalised
+    # The name as names are compared (`games.names.name_key`): unique within a game.
+    name_key = models.TextField()
     # The hash of this seat's key (see `seat_key`): only the seat's phone holds the key.
     key_hash = models.CharField(max_length=64, blank=True, default="")
     # When a phone first opened this seat's link: the host's page shows who has joined.
@@ -80,7 +93,7 @@ class Seat(models.Model):
         ordering = ("position",)
         constraints = (
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
-            models.UniqueConstraint("game", Lower("name"), name="seat_name_unique_ci"),
+            models.UniqueConstraint(fields=["game", "name_key"], name="seat_name_key_unique"),
         )
 
     def __str__(self) -> str:

@@ -1,4 +1,11 @@
-"""Player names: the checks shared by the create form and the API, and names in a sentence."""
+"""Names: the checks shared by the create form, the API and the import, and names in a sentence.
+
+Two names are the same name when they read the same: they are compared after Unicode
+compatibility normalisation (NFKC) and case folding, so "Åse" typed as one character or as
+"A" and a ring, "Ana" and fullwidth "Ａｎａ", "ANA" and "ana" are one name. The database
+keeps that comparison key beside each name, with a unique constraint on it, so that it
+agrees with Python whatever its own idea of lower case.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +22,38 @@ from django.utils.translation import ngettext
 from games.rules import MAX_PLAYERS, MIN_PLAYERS
 
 MAX_NAME_LENGTH = 40
+MAX_GAME_NAME_LENGTH = 80
+
+# Characters that are letters or symbols to Unicode but draw nothing: fillers and blanks.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+# Spaces and marks with nothing to sit on draw nothing either.
+INVISIBLE_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Mn", "Me", "Cf"})
+
+
+def name_key(name: str) -> str:
+    """The form in which two names are compared."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def shows_nothing(name: str) -> bool:
+    return all(
+        char in BLANKS or unicodedata.category(char) in INVISIBLE_CATEGORIES for char in name
+    )
+
+
+def clean_text(value: str, *, most: int) -> str:
+    """Text a person typed: trimmed, NFC-normalised, at most `most` characters, without
+    control characters (NUL, lone surrogates and the like); may be empty."""
+    text = value.strip()
+    if any(unicodedata.category(char).startswith("C") for char in text):
+        raise ValidationError(_("A name cannot contain control characters."))
+    text = unicodedata.normalize("NFC", text)
+    if len(text) > most:
+        raise ValidationError(
+            _("“%(name)s…” is too long: a name has at most %(most)s characters.")
+            % {"name": text[:12], "most": most}
+        )
+    return text
 
 
 class PlayerNameError(ValidationError):
@@ -27,23 +66,22 @@ class PlayerNameError(ValidationError):
 
 
 def clean_player_names(raw: Sequence[object]) -> list[str]:
-    """Trimmed names in seat order, or a ValidationError with a sentence a player understands."""
+    """Names in seat order, or a ValidationError with a sentence a player understands."""
     names: list[str] = []
     for seat, value in enumerate(raw):
         where = [seat]
         if not isinstance(value, str):
             raise PlayerNameError(_("Each player's name must be text."), where)
-        name = value.strip()
+        try:
+            name = clean_text(value, most=MAX_NAME_LENGTH)
+        except ValidationError as error:
+            raise PlayerNameError(error.messages[0], where) from None
         if not name:
             raise PlayerNameError(_("A player's name cannot be blank."), where)
-        if len(name) > MAX_NAME_LENGTH:
+        if shows_nothing(name):
             raise PlayerNameError(
-                _("“%(name)s…” is too long: a name has at most %(most)s characters.")
-                % {"name": name[:12], "most": MAX_NAME_LENGTH},
-                where,
+                _("A player's name must show at least one letter or sign."), where
             )
-        if any(unicodedata.category(char).startswith("C") for char in name):
-            raise PlayerNameError(_("A player's name cannot contain control characters."), where)
         names.append(name)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise ValidationError(
@@ -52,7 +90,7 @@ def clean_player_names(raw: Sequence[object]) -> list[str]:
         )
     seen: dict[str, int] = {}
     for seat, name in enumerate(names):
-        if (first := seen.get(name.casefold())) is not None:
+        if (first := seen.get(name_key(name))) is not None:
             raise PlayerNameError(
                 _(
                     "Players %(first)s and %(second)s are both called “%(name)s”:"
@@ -61,8 +99,19 @@ def clean_player_names(raw: Sequence[object]) -> list[str]:
                 % {"first": first + 1, "second": seat + 1, "name": name},
                 [first, seat],
             )
-        seen[name.casefold()] = seat
+        seen[name_key(name)] = seat
     return names
+
+
+def clean_game_name(value: object) -> str:
+    """A game's name: like a player's, but longer and may be left empty."""
+    if not isinstance(value, str):
+        raise ValidationError(
+            _("“name” must be text of at most %(most)s characters.")
+            % {"most": MAX_GAME_NAME_LENGTH}
+        )
+    name = clean_text(value, most=MAX_GAME_NAME_LENGTH)
+    return "" if shows_nothing(name) else name
 
 
 def join_names(names: Sequence[str], most: int | None = None) -> str:

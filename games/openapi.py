@@ -30,10 +30,14 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*codes: int) -> dict[str, Any]:
     text = {
         400: "Malformed request",
+        401: "The instance's password is needed",
         403: "Missing or wrong host key",
         404: "Unknown game",
         409: "Finished game or stale version",
+        413: "Request body too large",
+        415: "Body not sent as application/json",
         422: "Refused by the rules",
+        429: "Too many wrong keys from this address",
     }
     return {str(code): _json(_ERROR, text[code]) for code in codes}
 
@@ -111,7 +115,7 @@ def openapi_schema() -> dict[str, Any]:
                             },
                             "The new game, with its host key (returned only here)",
                         ),
-                        **_errors(400, 422),
+                        **_errors(400, 401, 415, 422),
                     },
                 }
             },
@@ -160,7 +164,7 @@ def openapi_schema() -> dict[str, Any]:
                     },
                     "responses": {
                         "201": _json(_STATE, "The new state"),
-                        **_errors(400, 403, 404, 409, 422),
+                        **_errors(400, 403, 404, 409, 415, 422, 429),
                     },
                 }
             },
@@ -179,7 +183,7 @@ def openapi_schema() -> dict[str, Any]:
                     ],
                     "responses": {
                         "200": _json(_STATE, "The state after the undo"),
-                        **_errors(400, 403, 404, 409, 422),
+                        **_errors(400, 403, 404, 409, 422, 429),
                     },
                 }
             },

@@ -18,6 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.guesses import blocked, too_many, wrong_guess
+
 COOKIE = "thirty_unlocked"
 SALT = "thirty-instance-password"
 COOKIE_AGE = 60 * 60 * 24 * 90
@@ -50,19 +52,30 @@ class InstancePasswordMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if settings.THIRTY_PASSWORD and _protected(request) and not _unlocked(request):
-            if request.path.startswith("/api/"):
-                return JsonResponse(
-                    {
-                        "error": _(
-                            "This instance needs its password:"
-                            " send it as Authorization: Bearer <password>."
-                        )
-                    },
-                    status=401,
-                )
-            return redirect(f"{reverse('unlock')}?next={request.path}")
+        guessing = request.headers.get("Authorization", "").startswith("Bearer ")
+        if settings.THIRTY_PASSWORD and _protected(request):
+            # Checked before the password, so that a blocked client learns nothing from it.
+            if guessing and blocked(request):
+                return too_many(request)
+            if not _unlocked(request):
+                if guessing:
+                    wrong_guess(request)
+                return self._locked(request)
         return self.get_response(request)
+
+    @staticmethod
+    def _locked(request: HttpRequest) -> HttpResponse:
+        if request.path.startswith("/api/"):
+            return JsonResponse(
+                {
+                    "error": _(
+                        "This instance needs its password:"
+                        " send it as Authorization: Bearer <password>."
+                    )
+                },
+                status=401,
+            )
+        return redirect(f"{reverse('unlock')}?next={request.path}")
 
 
 @require_http_methods(["GET", "POST"])
@@ -72,6 +85,8 @@ def unlock(request: HttpRequest) -> HttpResponse:
         next_url = "/"
     error = None
     if request.method == "POST":
+        if blocked(request):
+            return too_many(request)
         given = request.POST.get("password", "")
         if settings.THIRTY_PASSWORD and hmac.compare_digest(
             given.encode(), settings.THIRTY_PASSWORD.encode()
@@ -87,6 +102,7 @@ def unlock(request: HttpRequest) -> HttpResponse:
                 secure=settings.SITE_URL.startswith("https://"),
             )
             return response
+        wrong_guess(request)
         error = _("That is not the password of this instance.")
     return render(
         request, "unlock.html", {"next": next_url, "error": error}, status=403 if error else 200

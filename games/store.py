@@ -9,16 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db.models import F, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import rules
-from games.cache import announce, remember, remembered
+from games.cache import announce, recall, remember
 from games.models import Cell, Game, Seat, Turn, hash_key, new_key, seat_key
+from games.names import name_key
 from games.rules.errors import gettext_noop
+
+# A game's length is capped, so that no game (played or imported) grows without bound: a
+# long evening is a few hundred turns.
+MAX_TURNS = 5_000
+TOO_MANY_TURNS = gettext_noop("A game has at most %(most)s turns. Start a rematch to play on.")
+
+# Rows written per INSERT when a whole game is stored at once.
+BATCH = 500
 
 
 class StaleVersionError(Exception):
@@ -70,6 +80,7 @@ def create_game(
                 game=game,
                 position=position,
                 name=player,
+                name_key=name_key(player),
                 key_hash=hash_key(seat_key(host_key, game.pk, position)),
             )
             for position, player in enumerate(players)
@@ -77,27 +88,87 @@ def create_game(
     return game, host_key
 
 
+def create_played_game(
+    name: str, players: Sequence[str], ruleset: rules.RuleSet, rows: Sequence[rules.Row]
+) -> tuple[Game, str]:
+    """Create a game with rows the rules already replayed (an import): a few queries per
+    thousand rows, however long the game, in one transaction."""
+    if len(rows) > MAX_TURNS:
+        raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
+    with transaction.atomic():
+        game, host_key = create_game(name, players, ruleset)
+        Turn.objects.bulk_create(
+            (
+                Turn(
+                    game=game,
+                    number=number,
+                    roller=row.roller,
+                    total=row.turn.total,
+                    hunt=row.turn.hunt,
+                    target=row.turn.target,
+                    heal=row.turn.heal,
+                    effect=row.effect.value,
+                    victim=row.victim,
+                )
+                for number, row in enumerate(rows, start=1)
+            ),
+            batch_size=BATCH,
+        )
+        turn_ids = dict(Turn.objects.filter(game=game).values_list("number", "id"))
+        seat_ids = list(
+            Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+        )
+        Cell.objects.bulk_create(
+            (
+                Cell(turn_id=turn_ids[number], seat_id=seat_id, value=value)
+                for number, row in enumerate(rows, start=1)
+                for seat_id, value in zip(seat_ids, row.cells, strict=True)
+            ),
+            batch_size=BATCH,
+        )
+        # As if each row had been recorded one by one.
+        Game.objects.filter(pk=game.pk).update(version=F("version") + len(rows))
+        game.refresh_from_db()
+        announce(game)
+    return game, host_key
+
+
 def load_position(game: Game) -> rules.Position:
     """The position at the game's version: remembered by the process that wrote it, or
-    added up by the database in two queries."""
-    return remembered(("position", game.pk, game.version), lambda: _add_up_position(game))
+    added up by the database in one query."""
+    key = ("position", game.pk, game.version)
+    found: rules.Position | None = recall(key)
+    if found is not None:
+        return found
+    position, version = _add_up_position(game)
+    # Turns may have been written since `game` was read: the position is remembered under
+    # the version it was read at, never under an older one.
+    remember(("position", game.pk, version), position)
+    return position
 
 
-def _add_up_position(game: Game) -> rules.Position:
-    harm = list(
+def _add_up_position(game: Game) -> tuple[rules.Position, int]:
+    """The position and the version it belongs to, read in one statement: one statement
+    sees one consistent state of the database, however many turns are written meanwhile."""
+    last_roller = Turn.objects.filter(game=game).order_by("-number").values("roller")[:1]
+    version = Game.objects.filter(pk=game.pk).values("version")[:1]
+    seats = list(
         Seat.objects.filter(game=game)
         .order_by("position")
-        .annotate(harm=Coalesce(Sum("cells__value"), 0))
-        .values_list("harm", flat=True)
+        .annotate(
+            harm=Coalesce(Sum("cells__value"), 0),
+            last_roller=Subquery(last_roller),
+            read_version=Subquery(version),
+        )
+        .values_list("harm", "last_roller", "read_version")
     )
-    last_roller = (
-        Turn.objects.filter(game=game).order_by("-number").values_list("roller", flat=True).first()
-    )
-    return rules.Position.from_cell_sums(game.rules, harm, last_roller)
+    harm = [value for value, _, _ in seats]
+    position = rules.Position.from_cell_sums(game.rules, harm, seats[0][1])
+    return position, seats[0][2]
 
 
 def load_snapshot(game: Game) -> Snapshot:
-    """The whole game in three queries: seats, turns and cells."""
+    """The whole game in two queries: seats, then the turns with their cells."""
     ruleset = game.rules
     seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
     rows = load_rows(game, ruleset, [seat_id for seat_id, _ in seats])
@@ -110,23 +181,40 @@ def load_snapshot(game: Game) -> Snapshot:
 def load_rows(
     game: Game, ruleset: rules.RuleSet, seat_ids: Sequence[int], *, after: int = 0
 ) -> list[StoredRow]:
-    """The rows numbered above `after`, in two queries."""
+    """The rows numbered above `after`, in one query.
+
+    Turns and their cells are read together, in one statement, so that a turn written (or
+    undone) while the game is read can never bring cells without their turn or the reverse.
+    Every turn has one cell per seat, so every turn is in the answer.
+    """
     index = {seat_id: position for position, seat_id in enumerate(seat_ids)}
-    turns = list(
-        Turn.objects.filter(game=game, number__gt=after)
-        .order_by("number")
+    found = (
+        Cell.objects.filter(turn__game=game, turn__number__gt=after)
+        .order_by("turn__number")
         .values_list(
-            "id", "number", "roller", "total", "hunt", "target", "heal", "effect", "victim"
+            "turn_id",
+            "turn__number",
+            "turn__roller",
+            "turn__total",
+            "turn__hunt",
+            "turn__target",
+            "turn__heal",
+            "turn__effect",
+            "turn__victim",
+            "seat_id",
+            "value",
         )
     )
-    cells: dict[int, list[int]] = {turn[0]: [0] * len(seat_ids) for turn in turns}
-    if turns:
-        for turn_id, seat_id, value in Cell.objects.filter(
-            turn__game=game, turn__number__gt=after
-        ).values_list("turn_id", "seat_id", "value"):
-            cells[turn_id][index[seat_id]] = value
+    turns: dict[int, tuple[Any, ...]] = {}
+    cells: dict[int, list[int]] = {}
+    for *fields, seat_id, value in found:
+        turn_id = cast(int, fields[0])
+        if turn_id not in turns:
+            turns[turn_id] = tuple(fields)
+            cells[turn_id] = [0] * len(seat_ids)
+        cells[turn_id][index[seat_id]] = value
     stored = []
-    for turn_id, number, roller, total, hunt, target, heal, effect_name, victim in turns:
+    for turn_id, number, roller, total, hunt, target, heal, effect_name, victim in turns.values():
         effect = rules.Effect(effect_name)
         margin = None if effect is rules.Effect.MISSED else total - ruleset.beat_above
         turn = rules.Turn(total, hunt, target, heal)
@@ -166,13 +254,9 @@ def record_turn(
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             row = position.play(turn)
-            number = (
-                Turn.objects.filter(game=game)
-                .order_by("-number")
-                .values_list("number", flat=True)
-                .first()
-                or 0
-            ) + 1
+            number = _next_number(game)
+            if number > MAX_TURNS:
+                raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
             stored = Turn.objects.create(
                 game=game,
                 number=number,
@@ -197,6 +281,11 @@ def record_turn(
     except IntegrityError as error:
         # Another request recorded this turn number first.
         raise StaleVersionError from error
+
+
+def _next_number(game: Game) -> int:
+    last = Turn.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
+    return (last.first() or 0) + 1
 
 
 def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:

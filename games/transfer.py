@@ -11,17 +11,15 @@ import io
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import rules, store
 from games.models import Game
-from games.names import clean_player_names, default_game_name
+from games.names import clean_game_name, clean_player_names, default_game_name
 from games.translate import rule_error_message
 
 FORMAT = "thirty-game"
 FORMAT_VERSION = 1
-MAX_IMPORTED_TURNS = 20_000
 
 
 class GameFileError(ValueError):
@@ -54,12 +52,18 @@ def export_csv(game: Game) -> str:
     snapshot = store.load_snapshot(game)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["#", _("Roll"), *snapshot.names])
+    writer.writerow(["#", _("Roll"), *(spreadsheet_text(name) for name in snapshot.names)])
     for stored in snapshot.rows:
         writer.writerow([stored.number, stored.row.turn.total, *stored.row.cells])
     label = _("Points") if snapshot.rules.counts_up else _("Points left")
     writer.writerow([label, "", *snapshot.position.points])
     return out.getvalue()
+
+
+def spreadsheet_text(text: str) -> str:
+    """Text that a spreadsheet will show, not run: one starting like a formula gets the
+    single quote spreadsheets themselves use to mark text."""
+    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
 
 
 def import_game(data: Any) -> tuple[Game, str]:
@@ -71,10 +75,14 @@ def import_game(data: Any) -> tuple[Game, str]:
     name, players, turns = data.get("name"), data.get("players"), data.get("turns")
     if not isinstance(name, str) or not isinstance(players, list) or not isinstance(turns, list):
         raise GameFileError(_("This file is missing the game's name, players or turns."))
-    if len(turns) > MAX_IMPORTED_TURNS:
-        raise GameFileError(_("This file has too many turns."))
+    if len(turns) > store.MAX_TURNS:
+        raise GameFileError(
+            _("This file has more than %(most)s turns, the most a game can have.")
+            % {"most": store.MAX_TURNS}
+        )
     try:
         names = clean_player_names(players)
+        name = clean_game_name(name)
         ruleset = rules.RuleSet.from_dict(data.get("rules", {}))
         replay = rules.DiceGame(ruleset, len(names))
         for number, raw in enumerate(turns, start=1):
@@ -89,12 +97,7 @@ def import_game(data: Any) -> tuple[Game, str]:
         raise GameFileError(rule_error_message(error)) from None
     except ValidationError as error:
         raise GameFileError(" ".join(error.messages)) from None
-    with transaction.atomic():
-        game, host_key = store.create_game(name[:80] or default_game_name(names), names, ruleset)
-        for row in replay.rows:
-            store.record_turn(game.pk, row.turn)
-        game.refresh_from_db()
-    return game, host_key
+    return store.create_played_game(name or default_game_name(names), names, ruleset, replay.rows)
 
 
 def _turn(raw: Any) -> rules.Turn:

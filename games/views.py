@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
@@ -21,12 +20,14 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import rules, store, transfer
+from games import guesses, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -47,6 +48,7 @@ from games.links import public_url
 from games.models import Game, Seat, Turn, seat_key
 from games.sheet import Sheet, full_sheet, sheet_since
 from games.translate import rule_error_message
+from games.uploads import too_large, upload_limit
 
 HISTORY_PAGE_SIZE = 20
 MY_GAMES_SHOWN = 8
@@ -106,15 +108,21 @@ def _edit_player_list(players: list[str], post: Any) -> list[str]:
     """Add, remove and reorder rows of the player list, so the form works without scripts."""
     if "add" in post and len(players) < rules.MAX_PLAYERS:
         players.append("")
-    if (remove := post.get("remove")) is not None and remove.isdigit():
-        index = int(remove)
-        if 0 <= index < len(players):
-            players.pop(index)
-    if (move := post.get("up")) is not None and move.isdigit():
-        index = int(move)
-        if 0 < index < len(players):
-            players[index - 1], players[index] = players[index], players[index - 1]
+    index = _row_index(post.get("remove"))
+    if index is not None and 0 <= index < len(players):
+        players.pop(index)
+    index = _row_index(post.get("up"))
+    if index is not None and 0 < index < len(players):
+        players[index - 1], players[index] = players[index], players[index - 1]
     return players
+
+
+def _row_index(raw: str | None) -> int | None:
+    """A row of the player list: a few ASCII digits ("²" and a 5,000-digit number pass
+    `isdigit()` and fail `int()`)."""
+    if raw is None or not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+        return None
+    return int(raw)
 
 
 @require_GET
@@ -149,7 +157,8 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     response = render(request, "games/game.html", context)
     remember_game(request, response, game.pk)
     if access.host:
-        response["Cache-Control"] = "no-store"  # the page carries the host's and seats' keys
+        # The host's page shows the seat links and the host link: keys no cache may keep.
+        add_never_cache_headers(response)
     return response
 
 
@@ -329,17 +338,21 @@ def _go_to(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The host link: the key travels in the address's #fragment, which browsers never send,
     so it appears in no server log; the page posts it back once."""
     game = get_object_or_404(Game, pk=game_id)
     if request.method == "POST":
+        if guesses.blocked(request):
+            return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
         if game.check_host_key(key):
             response = redirect("game", game.pk)
             remember_host(response, game, key)
             return response
+        guesses.wrong_guess(request)
         return render(
             request,
             "games/claim_host.html",
@@ -349,18 +362,22 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return render(request, "games/claim_host.html", {"game": game})
 
 
+@never_cache
 @require_http_methods(["GET", "POST"])
 def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """A player's seat link: like the host link, its key travels after the '#'."""
     game = get_object_or_404(Game, pk=game_id)
     context: dict[str, Any] = {"game": game, "seat_claim": True}
     if request.method == "POST":
+        if guesses.blocked(request):
+            return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
         if (position := seat_for_key(game, key)) is not None:
             store.seat_joined(game, position)
             response = redirect("game", game.pk)
             remember_seat(response, game, key)
             return response
+        guesses.wrong_guess(request)
         context["error"] = _("That seat link does not belong to this game.")
         return render(request, "games/claim_host.html", context, status=403)
     return render(request, "games/claim_host.html", context)
@@ -398,11 +415,6 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if private:
         response["Cache-Control"] = "no-store"
     return response
-
-
-@require_GET
-def healthz(request: HtmxHttpRequest) -> HttpResponse:
-    return HttpResponse("ok", content_type="text/plain")
 
 
 def _watcher_page(request: HtmxHttpRequest, game: Game) -> HttpResponse:
@@ -488,9 +500,11 @@ def _int_or_none(raw: str | None) -> int | None:
     if raw is None:
         return None
     try:
-        return int(raw)
+        value = int(raw)
     except ValueError:
         return None
+    # Larger numbers are never a version or a turn, and some databases cannot compare them.
+    return value if abs(value) < 2**31 else None
 
 
 @require_GET
@@ -513,23 +527,27 @@ def export_csv(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 @require_POST
 def import_game(request: HtmxHttpRequest) -> HttpResponse:
-    upload = request.FILES.get("file")
-    error = _("Choose a game file exported from Thirty.")
-    if (
-        upload is not None
-        and upload.size is not None
-        and upload.size <= settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    ):
-        try:
-            game, host_key = transfer.import_game(json.loads(upload.read()))
-        except (ValueError, UnicodeDecodeError) as failure:
-            error = (
-                str(failure)
-                if isinstance(failure, transfer.GameFileError)
-                else _("This file is not a game exported from Thirty.")
-            )
-        else:
-            response = redirect("game", game.pk)
-            remember_host(response, game, host_key)
-            return response
-    return render(request, "games/import_error.html", {"error": error}, status=422)
+    # Refused on its announced size before the body is read, or as soon as it passes the limit.
+    upload = None if too_large(request) else request.FILES.get("file")
+    if too_large(request):
+        return _import_error(
+            request,
+            _("This file is larger than %(most)s kilobytes: it cannot be a game from Thirty.")
+            % {"most": upload_limit() // 1024},
+            status=413,
+        )
+    if upload is None:
+        return _import_error(request, _("Choose a game file exported from Thirty."))
+    try:
+        game, host_key = transfer.import_game(json.loads(upload.read()))
+    except transfer.GameFileError as failure:
+        return _import_error(request, str(failure))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _import_error(request, _("This file is not a game exported from Thirty."))
+    response = redirect("game", game.pk)
+    remember_host(response, game, host_key)
+    return response
+
+
+def _import_error(request: HtmxHttpRequest, error: str, status: int = 422) -> HttpResponse:
+    return render(request, "games/import_error.html", {"error": error}, status=status)

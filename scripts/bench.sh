@@ -7,6 +7,8 @@
 #   BENCH_DATABASES=sqlite bash scripts/bench.sh
 #   BENCH_SERVER=NAME bash scripts/bench.sh  a candidate server of bench/servers.py instead
 #                                            (figures in .bench/NAME/, docs left as they are)
+#   BENCH_PARTS=robustness bash scripts/bench.sh   only the stress test and the long import
+#                                            (bench/robust.py; BENCH_STRESS_SECONDS=20)
 #   bash scripts/bench.sh --one LABEL OUT    one run against $DATABASE_URL (used internally)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +16,8 @@ BIN=.venv/bin
 OUT=.bench${BENCH_SERVER:+/$BENCH_SERVER}
 export DJANGO_SETTINGS_MODULE=thirty.settings
 mkdir -p "$OUT"
+PARTS=${BENCH_PARTS:-speed,robustness}
+export BENCH_PARTS=$PARTS
 
 free_port() {
   "$BIN/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
@@ -67,8 +71,14 @@ run_one() {  # LABEL OUT.json, against $DATABASE_URL
     return 1
   fi
   echo "Server ready on 127.0.0.1:$port (pid $SERVER_PID, 2 workers, $label): $(tr '\0' ' ' <"/proc/$SERVER_PID/cmdline")"
-  "$BIN/python" bench/run.py measure --port "$port" --db "$label" --out "$out" \
-    --server-pid "$SERVER_PID" || status=$?
+  if [[ ",$PARTS," == *,speed,* ]]; then
+    "$BIN/python" bench/run.py measure --port "$port" --db "$label" --out "$out" \
+      --server-pid "$SERVER_PID" || status=$?
+  fi
+  if [[ ",$PARTS," == *,robustness,* ]]; then
+    "$BIN/python" bench/run.py robustness --port "$port" --db "$label" \
+      --out "${out%.json}-robustness.json" || status=$?
+  fi
   stop_server
   trap - EXIT
   return "$status"
@@ -79,7 +89,7 @@ if [ "${1:-}" = "--one" ]; then
   exit $?
 fi
 
-if ! command -v wrk >/dev/null; then
+if [[ ",$PARTS," == *,speed,* ]] && ! command -v wrk >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing wrk from Debian packages"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null ||
@@ -92,16 +102,18 @@ fi
 
 started=$(date +%s)
 echo "make bench: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-echo "Command: bash scripts/bench.sh (BENCH_DATABASES=${BENCH_DATABASES:-sqlite,postgresql}${BENCH_SERVER:+, BENCH_SERVER=$BENCH_SERVER})"
+echo "Command: bash scripts/bench.sh (BENCH_DATABASES=${BENCH_DATABASES:-sqlite,postgresql}, BENCH_PARTS=$PARTS${BENCH_SERVER:+, BENCH_SERVER=$BENCH_SERVER})"
 results=()
+robust=()
 failed=0
-rm -f "$OUT/sqlite.json" "$OUT/postgresql.json"
+rm -f "$OUT"/sqlite*.json "$OUT"/postgresql*.json
 
 if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,sqlite,* ]]; then
   tmp=$(mktemp -d /tmp/thirty-bench.XXXXXX)
   DATABASE_URL="sqlite:///$tmp/bench.sqlite3" run_one SQLite "$OUT/sqlite.json" || failed=1
   rm -rf "$tmp"
   [ -f "$OUT/sqlite.json" ] && results+=("$OUT/sqlite.json")
+  [ -f "$OUT/sqlite-robustness.json" ] && robust+=("$OUT/sqlite-robustness.json")
 fi
 
 if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,postgresql,* ]]; then
@@ -109,6 +121,7 @@ if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,postgresql,* ]]; then
     PG_PORT=$(free_port) bash scripts/with-postgres.sh \
       bash scripts/bench.sh --one PostgreSQL "$OUT/postgresql.json" || failed=1
     [ -f "$OUT/postgresql.json" ] && results+=("$OUT/postgresql.json")
+    [ -f "$OUT/postgresql-robustness.json" ] && robust+=("$OUT/postgresql-robustness.json")
   else
     echo "SKIPPED: PostgreSQL (no server binaries; Debian package 'postgresql')"
   fi
@@ -120,5 +133,12 @@ if [ ${#results[@]} -gt 0 ]; then
   doc=(--doc docs/benchmarks.md)
   [ -z "${BENCH_SERVER:-}" ] || doc=()
   "$BIN/python" bench/run.py report "${results[@]}" "${doc[@]}"
+fi
+if [ ${#robust[@]} -gt 0 ]; then
+  echo
+  echo "==== Robustness"
+  doc=(--doc docs/benchmarks.md)
+  [ -z "${BENCH_SERVER:-}" ] || doc=()
+  "$BIN/python" bench/run.py robustness-report "${robust[@]}" "${doc[@]}"
 fi
 exit "$failed"

@@ -114,6 +114,7 @@
     for (const button of document.querySelectorAll("[data-share]")) button.hidden = false;
   }
 
+  // A switch that saves as soon as it changes (the form has a button without scripts).
   document.addEventListener("change", (event) => {
     if (event.target.matches?.("[data-autosubmit]")) event.target.form.requestSubmit();
   });

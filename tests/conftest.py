@@ -48,6 +48,15 @@ def watcher(client: Any) -> Any:
     return client
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Generator[None, None, None]:
+    """Each test starts with no counted wrong guesses (games/guesses.py)."""
+    yield
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _no_version_listener() -> Generator[None, None, None]:
     """The listener keeps a connection to the test database open, which would stop the test

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -95,13 +96,19 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.contenttypes",
     "django_htmx",
+    "django_ratelimit",
+    "csp",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.middleware.PermissionsPolicyMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything that checks the Host header against ALLOWED_HOSTS.
+    "games.middleware.HealthCheckMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -160,6 +167,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Wrong guesses of the password or of a key allowed per client address (games/guesses.py),
+# far above what a person mistypes. The counts are kept per process, in the cache above:
+# django-ratelimit warns that such a cache is not shared, which is acceptable on one machine.
+THIRTY_GUESS_RATE = os.getenv("THIRTY_GUESS_RATE", "30/10m")
+RATELIMIT_IP_META_KEY = os.getenv("RATELIMIT_IP_META_KEY") or None
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("da", _("Danish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
@@ -188,6 +202,25 @@ STORAGES = {
 
 # A request body never needs to be large: a whole exported game is a few hundred kilobytes.
 DATA_UPLOAD_MAX_MEMORY_SIZE = envint("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024)
+# Uploads stay in memory and stop at that size: nothing is written to disk (games/uploads.py).
+FILE_UPLOAD_HANDLERS = ["games.uploads.LimitedMemoryUploadHandler"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+
+# Only this site's own files: no inline script, style or handler, nothing from elsewhere,
+# no plugins, no framing. htmx's own indicator style is switched off in base.html.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

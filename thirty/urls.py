@@ -1,32 +1,36 @@
-from django.urls import include, path
+from django.urls import include, path, register_converter
 
 from games import api, password, rules_page, views
+from games.models import GameIdConverter
+
+# A game's id is a short run of URL-safe characters; anything else is no game at all (404),
+# never a lookup that the database cannot run (a NUL byte on PostgreSQL).
+register_converter(GameIdConverter, "game")
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
     path("rules/", rules_page.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("g/<str:game_id>/", views.game_page, name="game"),
-    path("g/<str:game_id>/live", views.live, name="live"),
-    path("g/<str:game_id>/turn", views.turn, name="turn"),
-    path("g/<str:game_id>/undo", views.undo, name="undo"),
-    path("g/<str:game_id>/rematch", views.rematch, name="rematch"),
-    path("g/<str:game_id>/host", views.claim_host, name="claim_host"),
-    path("g/<str:game_id>/seat", views.claim_seat, name="claim_seat"),
-    path("g/<str:game_id>/seats", views.seats_play, name="seats_play"),
-    path("g/<str:game_id>/qr.svg", views.qr_code, name="qr"),
-    path("g/<str:game_id>/export.json", views.export_json, name="export_json"),
-    path("g/<str:game_id>/sheet.csv", views.export_csv, name="export_csv"),
+    path("g/<game:game_id>/", views.game_page, name="game"),
+    path("g/<game:game_id>/live", views.live, name="live"),
+    path("g/<game:game_id>/turn", views.turn, name="turn"),
+    path("g/<game:game_id>/undo", views.undo, name="undo"),
+    path("g/<game:game_id>/rematch", views.rematch, name="rematch"),
+    path("g/<game:game_id>/host", views.claim_host, name="claim_host"),
+    path("g/<game:game_id>/seat", views.claim_seat, name="claim_seat"),
+    path("g/<game:game_id>/seats", views.seats_play, name="seats_play"),
+    path("g/<game:game_id>/qr.svg", views.qr_code, name="qr"),
+    path("g/<game:game_id>/export.json", views.export_json, name="export_json"),
+    path("g/<game:game_id>/sheet.csv", views.export_csv, name="export_csv"),
     path("import", views.import_game, name="import"),
     path("unlock", password.unlock, name="unlock"),
     path("api/openapi.json", api.schema, name="api_schema"),
     path("api/games", api.create_game, name="api_games"),
     path("api/odds", api.odds, name="api_odds"),
     path("api/odds/choices", api.odds_choices, name="api_odds_choices"),
-    path("api/games/<str:game_id>", api.game_detail, name="api_game"),
-    path("api/games/<str:game_id>/turns", api.add_turn, name="api_turns"),
-    path("api/games/<str:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
+    path("api/games/<game:game_id>", api.game_detail, name="api_game"),
+    path("api/games/<game:game_id>/turns", api.add_turn, name="api_turns"),
+    path("api/games/<game:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
 ]
 
 # Error pages in the reader's language (templates/400.html, 403.html and 403_csrf.html are

@@ -48,14 +48,23 @@ def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Cal
     # The live server listens on loopback only: its links must not point at the LAN address.
     settings.SITE_URL = live_server.url
     contexts: list[Any] = []
+    # Anything the Content-Security-Policy blocks is reported on the console: none may be.
+    blocked: list[str] = []
+
+    def watch(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            blocked.append(message.text)
 
     def open_page(viewport: dict[str, int] = LAPTOP, *, locale: str = "en-GB") -> Any:
         """`locale` is the browser's language: what it sends as Accept-Language."""
         context = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         context.set_default_timeout(LIVE_TIMEOUT_MS)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", watch)
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert not blocked, blocked

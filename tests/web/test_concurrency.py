@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from games import rules, store
 from games.models import Game, Turn
@@ -71,3 +73,38 @@ def test_undos_racing_each_other_remove_exactly_one_turn_each() -> None:
     results = run_at_once(lambda: store.undo_last_turn(game.pk, version=version))
     assert sum(isinstance(r, Game) for r in results) == 1
     assert Turn.objects.filter(game=game).count() == THREADS // 2 - 1
+
+
+def test_a_turn_number_taken_meanwhile_is_a_409_and_records_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The unique constraint is the last line of defence: should two submits ever get the
+    same number, the second is refused with 409, never a server error."""
+    game = make_game()
+    store.record_turn(game.pk, rules.Turn(20))
+    monkeypatch.setattr(store, "_next_number", lambda game: 1)
+    client = Client(raise_request_exception=False)
+    response = client.post(
+        f"/api/games/{game.pk}/turns",
+        json.dumps({"total": 20}),
+        content_type="application/json",
+        headers={"X-Host-Key": game.host_key},  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 409 and response.json()["error"]
+    assert Turn.objects.filter(game=game).count() == 1
+
+
+def test_a_game_stops_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = make_game()
+    monkeypatch.setattr(store, "MAX_TURNS", 3)
+    for _ in range(3):
+        store.record_turn(game.pk, rules.Turn(20))
+    client = Client(raise_request_exception=False)
+    response = client.post(
+        f"/api/games/{game.pk}/turns",
+        json.dumps({"total": 20}),
+        content_type="application/json",
+        headers={"X-Host-Key": game.host_key},  # type: ignore[attr-defined]
+    )
+    assert response.status_code == 422 and "at most 3 turns" in response.json()["error"]
+    assert Turn.objects.filter(game=game).count() == 3

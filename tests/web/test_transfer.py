@@ -12,8 +12,10 @@ from django.test import Client
 from games import rules
 from games.access import host_cookie_name
 from games.models import Game
+from games.store import MAX_TURNS
 from games.transfer import GameFileError, export_game, import_game
 from tests.factories import make_game, play
+from tests.web.test_sheet_page import count_statements
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +88,75 @@ def test_importing_through_the_page_makes_the_importer_host(client: Client) -> N
     bad.name = "bad.json"
     refused = client.post("/import", {"file": bad})
     assert refused.status_code == 422 and "not a game exported" in refused.content.decode()
+
+
+def long_export(turns: int) -> dict[str, Any]:
+    """An export of a game of `turns` failed rolls, built without the database."""
+    replay = rules.DiceGame(rules.RuleSet.from_dict({}), 3)
+    rows = [replay.push(rules.Turn(20)) for _ in range(turns)]
+    return {
+        "format": "thirty-game",
+        "format_version": 1,
+        "name": "Long",
+        "rules": {},
+        "players": ["Anna", "Ben", "Cleo"],
+        "turns": [{"total": 20, "cells": list(row.cells)} for row in rows],
+    }
+
+
+def test_a_game_of_the_most_turns_imports_in_a_few_queries() -> None:
+    with count_statements() as statements:
+        game, _ = import_game(long_export(MAX_TURNS))
+    # Rows go in by hundreds (SQLite takes at most 999 values per statement), not one by one.
+    assert len(statements) < MAX_TURNS // 25, len(statements)
+    assert game.turns.count() == MAX_TURNS and game.version == MAX_TURNS + 1
+    assert export_game(game)["turns"][-1] == {
+        "total": 20,
+        "hunt": None,
+        "target": None,
+        "heal": False,
+        "cells": [0, 0, 0],
+    }
+
+
+def test_a_file_past_the_most_turns_is_refused() -> None:
+    with pytest.raises(GameFileError, match="more than 5000 turns"):
+        import_game(long_export(MAX_TURNS + 1))
+    assert Game.objects.count() == 0
+
+
+def test_an_upload_over_the_limit_is_refused_before_it_is_read(client: Client) -> None:
+    big = io.BytesIO(b" " * (2 * 1024 * 1024))
+    big.name = "big.json"
+    response = client.post("/import", {"file": big})
+    assert response.status_code == 413 and "larger than" in response.content.decode()
+
+
+def test_an_upload_over_the_limit_without_its_length_is_stopped(rf: Any) -> None:
+    """A body that does not announce its size is read only up to the limit."""
+    from django.test.client import encode_multipart
+
+    from games.uploads import LimitedMemoryUploadHandler
+
+    big = io.BytesIO(b" " * (2 * 1024 * 1024))
+    big.name = "big.json"
+    body = encode_multipart("BoUnDaRy", {"file": big})
+    request = rf.post("/import", body, content_type="multipart/form-data; boundary=BoUnDaRy")
+    request.upload_handlers = [LimitedMemoryUploadHandler(request)]
+    assert "file" not in request.FILES and request.upload_too_large
+
+
+@pytest.mark.parametrize("body", [b"[" * 100_000, b'{"a":' * 100_000])
+def test_a_deeply_nested_file_is_refused(client: Client, body: bytes) -> None:
+    upload = io.BytesIO(body)
+    upload.name = "deep.json"
+    response = client.post("/import", {"file": upload})
+    assert response.status_code == 422 and Game.objects.count() == 0
+
+
+def test_names_that_look_like_formulas_are_text_in_the_csv(client: Client) -> None:
+    names = ["=1+1", "+Ben", "-Cleo", "@Dan", "\tEve", "Finn"]
+    game = make_game(players=names)
+    play(game, rules.Turn(20))
+    header = client.get(f"/g/{game.pk}/sheet.csv").content.decode().splitlines()[0]
+    assert header == "#,Roll,'=1+1,'+Ben,'-Cleo,'@Dan,'\tEve,Finn"

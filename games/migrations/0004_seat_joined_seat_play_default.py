@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0002_seat_keys'),
+        ('games', '0003_seat_name_key'),
     ]
 
     operations = [
