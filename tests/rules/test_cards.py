@@ -12,8 +12,6 @@ from games.rules.cards import (
     CardGame,
     CardRules,
     CardView,
-    Colour,
-    Deal,
     DealRecord,
     DealStarted,
     Drew,
@@ -30,39 +28,7 @@ from games.rules.cards import (
 )
 from games.rules.engine import Outcome, State
 from games.rules.errors import IllegalMoveError, InvalidMoveError, NotYourTurnError
-
-SEED = b"a fixed seed for the tests"
-
-
-def cards(codes: str) -> tuple[Card, ...]:
-    return tuple(Card.from_code(code) for code in codes.split())
-
-
-def table(
-    *hands: str,
-    total: int = 0,
-    colour: Colour | None = None,
-    stock: str = "",
-    pile: str = "",
-    to_move: int = 0,
-    step: int = 1,
-    tokens: tuple[int, ...] | None = None,
-    rules: CardRules | None = None,
-) -> Tournament:
-    """A tournament in the middle of deal 1, laid out by hand."""
-    rules = rules or CardRules()
-    deal = Deal(
-        number=1,
-        hands=tuple(cards(hand) for hand in hands),
-        stock=cards(stock),
-        pile=cards(pile),
-        total=total,
-        colour=colour,
-        step=step,
-        to_move=to_move,
-    )
-    tokens = tokens or (rules.tokens,) * len(hands)
-    return Tournament(rules, tokens, deal, seed=SEED)
+from tests.rules.cardtable import SEED, cards, table
 
 
 def played(events: tuple[Event, ...]) -> Played:
