@@ -4,6 +4,7 @@ Start with `Tournament.start(rules, seats, seed)` (or `replay(rules, seats, seed
 ask `legal_moves()`, `play(move)` and show only `view(seat)`.
 """
 
+from .bot import choose_move
 from .deck import (
     ALL_CODES,
     BLACK,
@@ -82,6 +83,7 @@ __all__ = [
     "Seed",
     "Tournament",
     "TournamentWon",
+    "choose_move",
     "event_to_dict",
     "has_legal_move",
     "legal_moves_for",
