@@ -286,14 +286,8 @@ def _card_moves(card: Card, total: int, colour: Colour | None) -> tuple[Move, ..
 
 
 def has_legal_move(hand: Iterable[Card], total: int, colour: Colour | None) -> bool:
-    """Whether `hand` has any legal play on (total, colour); faster than listing them."""
-    for card in hand:
-        if card.is_joker or card.is_jack:
-            return True  # a Joker keeps the total; a Jack may count 0
-        values = ACE_VALUES if card.is_ace else (None,)
-        if any(MIN_TOTAL <= card_total(total, colour, card, v) <= MAX_TOTAL for v in values):
-            return True
-    return False
+    """Whether `hand` has any legal play on (total, colour)."""
+    return any(_card_moves(card, total, colour) for card in hand)
 
 
 # -- one deal -----------------------------------------------------------------------------
@@ -305,7 +299,8 @@ class Deal:
 
     `stock[0]` is drawn next; `pile[-1]` is the face-up top card. `colour` is what the next
     card is compared with (None on an empty pile). `step` is +1 clockwise (seat order), -1
-    after an odd number of Jokers. `to_move` is None only once the tournament is over.
+    after an odd number of Jokers. `to_move` is None only once the tournament is over; the
+    last deal then stays as it ended, the last loser's cards included, for the record.
     """
 
     number: int
