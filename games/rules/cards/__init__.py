@@ -4,7 +4,7 @@ Start with `Tournament.start(rules, seats, seed)` (or `replay(rules, seats, seed
 ask `legal_moves()`, `play(move)` and show only `view(seat)`.
 """
 
-from .bot import choose_move
+from .bot import choose_move, random_move
 from .deck import (
     ALL_CODES,
     BLACK,
@@ -88,6 +88,7 @@ __all__ = [
     "has_legal_move",
     "legal_moves_for",
     "new_seed",
+    "random_move",
     "replay",
     "resolve",
     "seed_sha256",

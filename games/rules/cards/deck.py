@@ -189,10 +189,14 @@ def seed_sha256(seed: Seed) -> str:
     return hashlib.sha256(seed_bytes(seed)).hexdigest()
 
 
-def shuffled(cards: tuple[Card, ...], seed: bytes, deal: int, restock: int = 0) -> tuple[Card, ...]:
-    """`cards` shuffled for deal `deal` (from 1), or for restock `restock` (from 1) within it."""
+def shuffled(cards: tuple[Card, ...], seed: Seed, deal: int, restock: int = 0) -> tuple[Card, ...]:
+    """`cards` shuffled for deal `deal` (from 1), or for restock `restock` (from 1) within it.
+
+    A deal shuffles the whole deck in `CardRules.deck()` order; a restock shuffles the pile
+    but its top card, bottom first.
+    """
     label = f":deal:{deal}" if restock == 0 else f":deal:{deal}:restock:{restock}"
-    rng = random.Random(hashlib.sha256(seed + label.encode()).digest())
+    rng = random.Random(hashlib.sha256(seed_bytes(seed) + label.encode()).digest())
     order = list(cards)
     rng.shuffle(order)
     return tuple(order)

@@ -86,13 +86,17 @@ class Move:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Move:
-        """Read `{"card": "AH", "value": 11}` or `{"card": "XR", "colour": "black"}`."""
+        """Read `{"card": "AH", "value": 11}` or `{"card": "XR", "colour": "black"}`.
+
+        Only the move's own keys are accepted: the caller takes off anything else it reads
+        from the same body first (such as the API's `version`).
+        """
         if not isinstance(data, Mapping) or not isinstance(data.get("card"), str):
             raise InvalidMoveError(gettext_noop("Say which card you play."))
         unknown = set(data) - {"card", "value", "colour"}
         if unknown:
             raise InvalidMoveError(
-                gettext_noop("A move has no “%(key)s”."), key=str(sorted(unknown)[0])
+                gettext_noop("“%(key)s” is not part of a move."), key=sorted(map(str, unknown))[0]
             )
         value, colour = data.get("value"), data.get("colour")
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
