@@ -1,7 +1,8 @@
 """The rules of the Thirty family of games, in pure Python.
 
 Nothing here imports Django: the web layer parses input, calls these functions and stores
-what they decide.
+what they decide. Every kind of game speaks the small protocol in `engine`; the card game
+lives in `games.rules.cards`.
 """
 
 from .dice import (
@@ -19,7 +20,16 @@ from .dice import (
     Step,
     Turn,
 )
-from .errors import GameOverError, IllegalTurnError, InvalidRulesError, RuleError
+from .engine import Outcome, State
+from .errors import (
+    GameOverError,
+    IllegalMoveError,
+    IllegalTurnError,
+    InvalidMoveError,
+    InvalidRulesError,
+    NotYourTurnError,
+    RuleError,
+)
 from .ruleset import PRESET_KEYS, PRESETS, RuleSet
 
 __all__ = [
@@ -34,13 +44,18 @@ __all__ = [
     "DiceGame",
     "Effect",
     "GameOverError",
+    "IllegalMoveError",
     "IllegalTurnError",
+    "InvalidMoveError",
     "InvalidRulesError",
+    "NotYourTurnError",
+    "Outcome",
     "Position",
     "Question",
     "Row",
     "RuleError",
     "RuleSet",
+    "State",
     "Step",
     "Turn",
 ]

@@ -38,3 +38,15 @@ class IllegalTurnError(RuleError):
 
 class GameOverError(IllegalTurnError):
     """A turn offered after the game has ended."""
+
+
+class InvalidMoveError(IllegalTurnError):
+    """A card move that is not well formed: an unknown card, a value of the wrong kind."""
+
+
+class IllegalMoveError(IllegalTurnError):
+    """A well-formed card move the rules do not allow now."""
+
+
+class NotYourTurnError(IllegalMoveError):
+    """A move offered for a seat whose turn it is not."""
