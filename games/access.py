@@ -43,9 +43,10 @@ def is_host(request: HttpRequest, game: Game) -> bool:
 
 
 def access_for(request: HttpRequest, game: Game) -> Access:
-    if is_host(request, game):
-        return Access(host=True)
-    return Access(seat=seat_for_key(game, request.COOKIES.get(seat_cookie_name(game))))
+    """The host, a seat, both (a host who plays the card game from their own seat), or a
+    watcher."""
+    seat = seat_for_key(game, request.COOKIES.get(seat_cookie_name(game)))
+    return Access(host=is_host(request, game), seat=seat)
 
 
 def seat_for_key(game: Game, key: str | None) -> int | None:

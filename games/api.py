@@ -20,9 +20,10 @@ from django.views.decorators.http import require_GET
 
 from games import guesses, rules, store
 from games.access import seat_for_key
-from games.models import Game
+from games.models import Game, Seat, seat_key
 from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
+from games.rules import cards
 from games.rules.odds import keep_choices, turn_odds
 from games.translate import rule_error_message
 
@@ -82,6 +83,8 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
                 )
             except rules.GameOverError as error:
                 return JsonResponse({"error": rule_error_message(error)}, status=409)
+            except rules.NotYourTurnError as error:
+                return JsonResponse({"error": rule_error_message(error)}, status=403)
             except rules.RuleError as error:
                 return JsonResponse({"error": rule_error_message(error)}, status=422)
 
@@ -99,8 +102,16 @@ def create_game(request: HttpRequest) -> HttpResponse:
     players = body.get("players")
     if not isinstance(players, list):
         raise ApiError(400, _("“players” must be a list of names in seat order."))
+    # A player is a name, or {"name": ..., "computer": true} for a seat the computer plays.
+    computers = [isinstance(p, dict) and p.get("computer") is True for p in players]
+    for player in players:
+        if isinstance(player, dict) and (
+            set(player) - {"name", "computer"}
+            or not isinstance(player.get("computer", False), bool)
+        ):
+            raise ApiError(400, _("A player is a name, or an object with “name” and “computer”."))
     try:
-        names = clean_player_names(players)
+        names = clean_player_names([p.get("name") if isinstance(p, dict) else p for p in players])
     except ValidationError as error:
         raise ApiError(422, error.messages[0]) from None
     try:
@@ -110,19 +121,89 @@ def create_game(request: HttpRequest) -> HttpResponse:
     raw_rules = body.get("rules", {})
     if not isinstance(raw_rules, dict):
         raise ApiError(400, _("“rules” must be an object of named options."))
-    ruleset = rules.RuleSet.from_dict(raw_rules)
-    game, host_key = store.create_game(name or default_game_name(names), names, ruleset)
-    return JsonResponse(game_state(game) | {"host_key": host_key}, status=201)
+    if raw_rules.get("preset") == "cards":
+        card_rules = cards.CardRules.from_dict(raw_rules)
+        seats = [store.Player(n, c) for n, c in zip(names, computers, strict=True)]
+        game, host_key = store.create_card_game(name or default_game_name(names), seats, card_rules)
+    else:
+        if any(computers):
+            raise ApiError(422, _("Computer players take part in the card game only, for now."))
+        ruleset = rules.RuleSet.from_dict(raw_rules)
+        game, host_key = store.create_game(name or default_game_name(names), names, ruleset)
+    # Each seat's own key, for the host to hand out as seat links (none for a computer).
+    seat_keys = [
+        None if computer else seat_key(host_key, game.pk, seat)
+        for seat, computer in enumerate(computers)
+    ]
+    return JsonResponse(
+        game_state(game) | {"host_key": host_key, "seat_keys": seat_keys}, status=201
+    )
 
 
 @api_view(["GET"])
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
-    return JsonResponse(game_state(Game.objects.get(pk=game_id)))
+    game = Game.objects.get(pk=game_id)
+    if game.is_cards and "X-Seat-Key" in request.headers:
+        return JsonResponse(card_state(game, _seat(request, game)))
+    return JsonResponse(game_state(game))
+
+
+@api_view(["POST"])
+def play_card(request: HttpRequest, game_id: str) -> HttpResponse:
+    """A seat plays a card: `{"card": "AH", "value": 11, "version": 7}` with its X-Seat-Key."""
+    game = Game.objects.get(pk=game_id)
+    if not game.is_cards:
+        raise ApiError(404, _("This game is played with dice: it has no cards to play."))
+    seat = _seat(request, game)
+    body = _json_object(request)
+    version = _int_field(body, "version")
+    move = cards.Move.from_dict({k: v for k, v in body.items() if k != "version"})
+    played = store.play_card(game.pk, seat, move, version=version)
+    return JsonResponse(card_state(played.game, seat), status=201)
+
+
+@api_view(["POST"])
+def claim_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
+    """A card game's seat key is used once: this answers a fresh key of the seat's own."""
+    game = Game.objects.get(pk=game_id)
+    if not game.is_cards:
+        raise ApiError(404, _("Only the card game's seats are claimed."))
+    try:
+        fresh = store.claim_seat(game.pk, seat - 1, request.headers.get("X-Seat-Key", ""))
+    except store.BadKeyError:
+        guesses.wrong_guess(request)
+        raise ApiError(
+            403, _("That seat key does not open this seat, or the seat was claimed already.")
+        ) from None
+    return JsonResponse({"seat_key": fresh})
+
+
+@api_view(["POST"])
+def reissue_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
+    """The host gives a card game's seat a new key (a lost phone); the old one stops working."""
+    game = _game_for_host(request, game_id)
+    if not game.is_cards:
+        raise ApiError(404, _("Only the card game's seats are claimed."))
+    try:
+        key = store.reissue_seat(game, seat - 1, request.headers.get("X-Host-Key", ""))
+    except Seat.DoesNotExist:
+        raise ApiError(404, _("There is no such seat, or the computer plays it.")) from None
+    return JsonResponse({"seat_key": key})
+
+
+def _seat(request: HttpRequest, game: Game) -> int:
+    seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
+    if seat is None:
+        guesses.wrong_guess(request)
+        raise ApiError(403, _("This needs the seat's own key in the X-Seat-Key header."))
+    return seat
 
 
 @api_view(["POST"])
 def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.get(pk=game_id)
+    if game.is_cards:
+        raise ApiError(404, _("This is the card game: its moves are cards (POST …/moves)."))
     seat = None
     if not game.check_host_key(request.headers.get("X-Host-Key")):
         seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
@@ -154,6 +235,8 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
 @api_view(["DELETE"])
 def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_for_host(request, game_id)
+    if game.is_cards:
+        raise ApiError(409, _("A card played face up cannot be taken back."))
     raw_version = request.GET.get("version")
     version = None
     if raw_version is not None:
@@ -170,8 +253,32 @@ def schema(request: HttpRequest) -> HttpResponse:
     return JsonResponse(openapi_schema())
 
 
+def card_state(game: Game, seat: int | None) -> dict[str, Any]:
+    """A card game as `seat` may see it (None: any watcher): the engine's view, with seats
+    numbered from 1. Only `view(seat)` is ever shown, so no hand but the seat's own."""
+    view = store.load_tournament(game).view(seat)
+    data = view.to_dict()
+    rows = list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .values_list("name", "computer", "joined_at")
+    )
+    for entry, (name, computer, joined) in zip(data["seats"], rows, strict=True):
+        entry["seat"] += 1
+        entry |= {"name": name, "computer": computer, "claimed": computer or joined is not None}
+    deal = data["deal"]
+    deal["to_move"] = None if deal["to_move"] is None else deal["to_move"] + 1
+    for record in data["deals"]:
+        record["losers"] = [loser + 1 for loser in record["losers"]]
+    data.pop("log")
+    data["winners"] = [winner + 1 for winner in data["winners"]]
+    return {"id": game.pk, "name": game.name, "version": game.version} | data
+
+
 def game_state(game: Game) -> dict[str, Any]:
     """The game as the API shows it: seats and turns numbered from 1, everything derived."""
+    if game.is_cards:
+        return card_state(game, None)
     snapshot = store.load_snapshot(game)
     position = snapshot.position
     next_roller = position.next_roller

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.rules import RuleSet
+from games.rules.cards import CardRules
 
 
 def rules_summary(rules: RuleSet) -> list[str]:
@@ -40,4 +41,19 @@ def rules_summary(rules: RuleSet) -> list[str]:
             parts.append(_("hunt with the margin’s dice"))
     if rules.set_aside == "one":
         parts.append(_("one die per roll"))
+    return parts
+
+
+def card_rules_summary(rules: CardRules) -> list[str]:
+    parts = [
+        _("Thirty, the card game"),
+        ngettext("%(tokens)s token each", "%(tokens)s tokens each", rules.tokens)
+        % {"tokens": rules.tokens},
+    ]
+    if rules.fewer_jacks:
+        parts.append(_("two Jacks out"))
+    if rules.queens:
+        parts.append(_("two Queens in"))
+    if rules.single_stock:
+        parts.append(_("single stock"))
     return parts

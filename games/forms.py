@@ -10,7 +10,9 @@ from django.utils.translation import gettext_lazy
 
 from games import rules
 from games.names import PlayerNameError, clean_game_name, clean_player_names, default_game_name
+from games.rules import cards
 from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
+from games.store import Player
 from games.translate import rule_error_message
 
 DEFAULT_PLAYERS = 4
@@ -23,6 +25,7 @@ class CreateGameForm(forms.Form):
         choices=[
             ("thirty", gettext_lazy("Thirty: points count down from a starting number")),
             ("30s", gettext_lazy("30s: points count up, 30 is out")),
+            ("cards", gettext_lazy("Thirty, the card game: keep the total between 0 and 30")),
         ],
         initial="thirty",
         widget=forms.RadioSelect,
@@ -51,6 +54,7 @@ class CreateGameForm(forms.Form):
         ],
         initial="any",
         widget=forms.RadioSelect,
+        required=False,  # the dice games only; an empty answer keeps the default
     )
     on_failure = forms.ChoiceField(
         label=gettext_lazy("A turn that fails"),
@@ -119,14 +123,62 @@ class CreateGameForm(forms.Form):
         "precise_elimination",
     )
 
-    def __init__(self, *args: Any, players: list[str] | None = None, **kwargs: Any) -> None:
+    tokens = forms.IntegerField(
+        label=gettext_lazy("Tokens each"),
+        min_value=cards.MIN_TOKENS,
+        max_value=cards.MAX_TOKENS,
+        initial=5,
+        required=False,
+        help_text=gettext_lazy(
+            "Each lost deal costs a token; the last player holding tokens wins."
+        ),
+    )
+    fewer_jacks = forms.BooleanField(
+        label=gettext_lazy("Two Jacks out"),
+        required=False,
+        help_text=gettext_lazy("One red and one black Jack leave the deck: wild cards are rarer."),
+    )
+    queens = forms.BooleanField(
+        label=gettext_lazy("Two Queens in"),
+        required=False,
+        help_text=gettext_lazy(
+            "A Queen doubles the total on her own colour and halves it on the other."
+        ),
+    )
+    single_stock = forms.BooleanField(
+        label=gettext_lazy("Single stock"),
+        required=False,
+        help_text=gettext_lazy(
+            "When the stock runs out the deal ends, and every player still in loses a token."
+        ),
+    )
+
+    def __init__(
+        self,
+        *args: Any,
+        players: list[str] | None = None,
+        computers: list[bool] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players if players is not None else [""] * DEFAULT_PLAYERS
+        # Which rows the computer plays (the card game), in step with `players`.
+        self.computers = computers if computers is not None else [False] * len(self.players)
         self.max_players = rules.MAX_PLAYERS
         # Rows of the player list an error is about, to mark those fields.
         self.invalid_players: set[int] = set()
         self.cleaned_players: list[str] = []
+        self.cleaned_computers: list[bool] = []
         self.ruleset: rules.RuleSet | None = None
+        self.card_rules: cards.CardRules | None = None
+
+    @property
+    def rows(self) -> list[tuple[str, bool]]:
+        return list(zip(self.players, self.computers, strict=True))
+
+    @property
+    def is_cards(self) -> bool:
+        return self.data.get("preset") == "cards" if self.is_bound else False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -134,6 +186,7 @@ class CreateGameForm(forms.Form):
         rows = [row for row, name in enumerate(self.players) if name != ""]
         try:
             self.cleaned_players = clean_player_names([self.players[row] for row in rows])
+            self.cleaned_computers = [self.computers[row] for row in rows]
         except ValidationError as error:
             self.add_error(None, error)
             if isinstance(error, PlayerNameError):
@@ -141,10 +194,31 @@ class CreateGameForm(forms.Form):
         if self.errors:
             return data
         try:
-            self.ruleset = rules.RuleSet.from_dict(self._rules_dict(data))
+            if data.get("preset") == "cards":
+                self.card_rules = cards.CardRules.from_dict(self._card_rules_dict(data))
+                cards.Tournament.start(self.card_rules, len(self.cleaned_players), "00")
+            else:
+                self.ruleset = rules.RuleSet.from_dict(self._rules_dict(data))
         except rules.RuleError as error:
             raise ValidationError(rule_error_message(error)) from None
         return data
+
+    def seats(self) -> list[Player]:
+        """The players in seat order, with the seats the computer plays."""
+        return [
+            Player(name, computer)
+            for name, computer in zip(self.cleaned_players, self.cleaned_computers, strict=True)
+        ]
+
+    @staticmethod
+    def _card_rules_dict(data: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "preset": "cards",
+            "tokens": data.get("tokens") or 5,
+            "fewer_jacks": bool(data.get("fewer_jacks")),
+            "queens": bool(data.get("queens")),
+            "single_stock": bool(data.get("single_stock")),
+        }
 
     def clean_name(self) -> str:
         return clean_game_name(self.cleaned_data.get("name", ""))

@@ -14,6 +14,7 @@ import secrets
 from django.db import models
 
 from games.rules import RuleSet
+from games.rules.cards import CardRules
 
 
 def new_game_id() -> str:
@@ -41,10 +42,12 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def seat_key(host_key: str, game_id: str, position: int) -> str:
+def seat_key(host_key: str, game_id: str, position: int, issue: int = 0) -> str:
     """A seat's key, derived from the host key: the host can always show a seat's link
-    again, while the server keeps neither key in clear."""
-    digest = hmac.new(host_key.encode(), f"seat:{game_id}:{position}".encode(), hashlib.sha256)
+    again, while the server keeps neither key in clear. `issue` counts the times the host
+    gave a card game's seat a new link (a lost phone): each issue is a different key."""
+    message = f"seat:{game_id}:{position}" + (f":{issue}" if issue else "")
+    digest = hmac.new(host_key.encode(), message.encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(digest.digest()[:18]).decode()
 
 
@@ -61,6 +64,10 @@ class Game(models.Model):
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
     # Whether players may enter their own turns from their phones, with their seat's link.
     seats_play = models.BooleanField(default=True)
+    # Which kind of game this is (games.kinds): the dice games, or the card game.
+    kind = models.CharField(max_length=8, default="dice")
+    # The SHA-256 of the game's secret seed, shown from the start (the seed is in `Secret`).
+    seed_sha256 = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         indexes = (models.Index(fields=["-created_at"], name="game_newest_first"),)
@@ -70,7 +77,17 @@ class Game(models.Model):
 
     @property
     def rules(self) -> RuleSet:
+        """The rules of a dice game (Thirty or 30s)."""
         return RuleSet.from_dict(self.rules_data)
+
+    @property
+    def card_rules(self) -> CardRules:
+        """The variants of a card game."""
+        return CardRules.from_dict(self.rules_data)
+
+    @property
+    def is_cards(self) -> bool:
+        return self.kind == "cards"
 
     def check_host_key(self, key: str | None) -> bool:
         if not key:
@@ -86,8 +103,13 @@ class Seat(models.Model):
     name_key = models.TextField()
     # The hash of this seat's key (see `seat_key`): only the seat's phone holds the key.
     key_hash = models.CharField(max_length=64, blank=True, default="")
-    # When a phone first opened this seat's link: the host's page shows who has joined.
+    # When a phone first opened this seat's link: the host's page shows who has joined. In the
+    # card game that phone has claimed the seat, and the link it opened no longer works.
     joined_at = models.DateTimeField(null=True, blank=True)
+    # A computer plays this seat's moves itself.
+    computer = models.BooleanField(default=False)
+    # How many times the host gave this seat a new link (see `seat_key`).
+    key_issue = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ("position",)
@@ -137,3 +159,38 @@ class Cell(models.Model):
 
     def __str__(self) -> str:
         return str(self.value)
+
+
+class Secret(models.Model):
+    """A game's secret seed: the deals (and the stock order) follow from it and the moves, so
+    hands are never stored. Only `games.store` reads it; no page or answer shows it before the
+    game is over."""
+
+    game = models.OneToOneField(Game, related_name="secret", on_delete=models.CASCADE)
+    seed = models.CharField(max_length=64)
+
+    def __str__(self) -> str:
+        return f"secret of {self.game_id}"
+
+    def __repr__(self) -> str:
+        return f"<Secret of {self.game_id}>"  # never the seed, so that no log line shows it
+
+
+class Move(models.Model):
+    """One move of a game's move log, in order: for the card game, a card played."""
+
+    game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField()  # 1-based, no gaps
+    seat = models.PositiveSmallIntegerField()
+    data = models.JSONField()  # the move as the API writes it: {"card": "AH", "value": 11}
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("number",)
+        constraints = (
+            # The last line of defence against a move recorded twice.
+            models.UniqueConstraint(fields=["game", "number"], name="move_number_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.game_id} move {self.number}"

@@ -7,6 +7,8 @@ client last saw, and bumps the version, so two phones can never record one roll 
 
 from __future__ import annotations
 
+import hmac
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -18,8 +20,9 @@ from django.utils import timezone
 
 from games import rules
 from games.cache import announce, recall, remember
-from games.models import Cell, Game, Seat, Turn, hash_key, new_key, seat_key
+from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
+from games.rules import cards
 from games.rules.errors import gettext_noop
 
 # A game's length is capped, so that no game (played or imported) grows without bound: a
@@ -223,6 +226,18 @@ def load_rows(
     return stored
 
 
+def load_cells(game: Game) -> tuple[tuple[str, ...], list[tuple[int, tuple[int, ...]]]]:
+    """The sheet as every kind of game writes it: the seats' names, and each row's number
+    and cells in seat order (a dice turn's damage or points, a card deal's tokens given up)."""
+    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    index = {seat_id: position for position, (seat_id, _) in enumerate(seats)}
+    rows: dict[int, list[int]] = {}
+    found = Cell.objects.filter(turn__game=game).order_by("turn__number")
+    for number, seat_id, value in found.values_list("turn__number", "seat_id", "value"):
+        rows.setdefault(number, [0] * len(seats))[index[seat_id]] = value
+    return tuple(name for _, name in seats), [(n, tuple(c)) for n, c in rows.items()]
+
+
 @dataclass(frozen=True)
 class Recorded:
     """A stored turn: the game at its new version, the row, and the position after it."""
@@ -299,12 +314,18 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         return _bump(game)
 
 
-def start_rematch(game: Game, names: Sequence[str]) -> tuple[Game, str]:
-    """A new game with the same players and rules. The old game's version goes up, so that
-    every phone following it hears of the new one and moves there."""
+def start_rematch(game: Game) -> tuple[Game, str]:
+    """A new game with the same players (and computer seats) and rules. The old game's
+    version goes up, so that every phone following it hears of the new one and moves there."""
     with transaction.atomic():
         old = _lock(game.pk, None)
-        new_game, host_key = create_game(old.name, names, old.rules, rematch_of=old)
+        seats = Seat.objects.filter(game=old).order_by("position").values_list("name", "computer")
+        if old.is_cards:
+            players = [Player(name, computer) for name, computer in seats]
+            new_game, host_key = create_card_game(old.name, players, old.card_rules, rematch_of=old)
+        else:
+            names = [name for name, _ in seats]
+            new_game, host_key = create_game(old.name, names, old.rules, rematch_of=old)
         _bump(old)
     return new_game, host_key
 
@@ -349,3 +370,208 @@ def _bump(game: Game) -> Game:
     game.refresh_from_db(fields=["version"])
     announce(game)
     return game
+
+
+# -- the card game ---------------------------------------------------------------------------
+# The move log and the secret seed are all that is stored: hands and the stock follow from
+# them (DESIGN.md, "Game kinds"). A finished deal also writes one row of the score sheet, the
+# tokens each seat gave up, so that history, exports and charts read cells for every kind.
+
+MAX_MOVES = 20_000  # a five-token tournament of ten players is a few thousand cards
+TOO_MANY_MOVES = gettext_noop("A card game has at most %(most)s moves.")
+DEAL_ROW = "deal"  # `Turn.effect` of a card game's sheet row
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seat as the host set it up: a name, and whether the computer plays it."""
+
+    name: str
+    computer: bool = False
+
+
+def create_card_game(
+    name: str,
+    players: Sequence[Player],
+    card_rules: cards.CardRules,
+    *,
+    rematch_of: Game | None = None,
+) -> tuple[Game, str]:
+    """Create a card game with a fresh secret seed; computer seats play at once if it is
+    their turn. Returns the game with its host key."""
+    seed = cards.new_seed()
+    start = cards.Tournament.start(card_rules, len(players), seed)  # refuses a wrong count
+    host_key = new_key()
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name,
+            kind="cards",
+            rules_data=card_rules.to_dict(),
+            host_key_hash=hash_key(host_key),
+            seed_sha256=cards.seed_sha256(seed),
+            rematch_of=rematch_of,
+        )
+        Secret.objects.create(game=game, seed=seed)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                position=position,
+                name=player.name,
+                name_key=name_key(player.name),
+                computer=player.computer,
+                key_hash="" if player.computer else hash_key(seat_key(host_key, game.pk, position)),
+            )
+            for position, player in enumerate(players)
+        )
+        computers = frozenset(seat for seat, player in enumerate(players) if player.computer)
+        state, moves = _computers_play(game, start, seed, computers, 0)
+        if moves:
+            game = _bump(game)
+        remember(("tournament", game.pk, game.version), state)
+    return game, host_key
+
+
+def load_tournament(game: Game) -> cards.Tournament:
+    """The card game at its version: remembered by the process that wrote it, or replayed
+    from the secret seed and the move log (the stored moves are all legal, so the replay
+    cannot fail)."""
+    known = recall(("tournament", game.pk, game.version))
+    if known is not None:
+        return cast(cards.Tournament, known)
+    with transaction.atomic():
+        # The version and the moves in one snapshot: a move written in between would
+        # otherwise be remembered under the older version.
+        version, seed = Game.objects.filter(pk=game.pk).values_list("version", "secret__seed").get()
+        data = list(
+            Move.objects.filter(game=game).order_by("number").values_list("data", flat=True)
+        )
+    state = cards.replay(
+        game.card_rules, game.seats.count(), seed, (cards.Move.from_dict(d) for d in data)
+    )
+    remember(("tournament", game.pk, version), state)
+    return state
+
+
+@dataclass(frozen=True)
+class Played:
+    """A stored card move: the game at its new version, the tournament after it and every
+    public event since the last version (the computers' moves that followed included)."""
+
+    game: Game
+    state: cards.Tournament
+    events: tuple[cards.Event, ...]
+
+
+def play_card(game_id: str, seat: int, move: cards.Move, *, version: int | None = None) -> Played:
+    """Check a seat's card with the rules and store it; then every computer seat whose turn
+    it becomes plays at once. Raises `rules.RuleError`, `StaleVersionError` or
+    `Game.DoesNotExist`; on any of them nothing changes."""
+    try:
+        with transaction.atomic():
+            game = _lock(game_id, version)
+            if game.kind != "cards":
+                raise rules.IllegalMoveError(gettext_noop("This game is played with dice."))
+            state = load_tournament(game)
+            number = Move.objects.filter(game=game).count()
+            if number >= MAX_MOVES:
+                raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
+            computers = frozenset(
+                Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+            )
+            if seat in computers:
+                raise NotYourTurnError
+            state, events = state.play(move, seat)
+            _store_moves(game, number, [(seat, move, events)])
+            seed = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
+            state, more = _computers_play(game, state, seed, computers, number + 1)
+            game = _bump(game)
+        remember(("tournament", game.pk, game.version), state)
+        return Played(game, state, events + tuple(e for _, _, done in more for e in done))
+    except IntegrityError as error:
+        raise StaleVersionError from error
+
+
+def _computers_play(
+    game: Game,
+    state: cards.Tournament,
+    seed: str,
+    computers: frozenset[int],
+    number: int,
+) -> tuple[cards.Tournament, list[tuple[int, cards.Move, tuple[cards.Event, ...]]]]:
+    """Play every computer seat whose turn it is, one after another, and store the moves.
+
+    Each computer sees only its own seat's view. Its tie-breaks come from the seed and the
+    move's number, so a replay of the log is the same game."""
+    played: list[tuple[int, cards.Move, tuple[cards.Event, ...]]] = []
+    while (seat := state.to_move()) is not None and seat in computers:
+        rng = random.Random(f"{seed}:{number + len(played) + 1}")
+        move = cards.choose_move(state.view(seat), rng)
+        state, events = state.play(move, seat)
+        played.append((seat, move, events))
+    _store_moves(game, number, played)
+    return state, played
+
+
+def _store_moves(
+    game: Game, number: int, played: Sequence[tuple[int, cards.Move, tuple[cards.Event, ...]]]
+) -> None:
+    """Append moves to the log, and a sheet row for each deal they finished."""
+    if not played:
+        return
+    Move.objects.bulk_create(
+        Move(game=game, number=number + index, seat=seat, data=move.to_dict())
+        for index, (seat, move, _) in enumerate(played, start=1)
+    )
+    records = [e for _, _, events in played for e in events if isinstance(e, cards.DealRecord)]
+    if not records:
+        return
+    seat_ids = list(
+        Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+    )
+    for record in records:
+        row = Turn.objects.create(
+            game=game,
+            number=record.number,
+            roller=record.losers[0],
+            total=0,
+            effect=DEAL_ROW if record.reason == cards.NO_LEGAL_PLAY else "stock",
+        )
+        Cell.objects.bulk_create(
+            Cell(turn=row, seat_id=seat_id, value=value)
+            for seat_id, value in zip(seat_ids, record.cells, strict=True)
+        )
+
+
+def claim_seat(game_id: str, seat: int, key: str) -> str:
+    """A card game's seat link is used once: the phone that opens it gets a fresh key of its
+    own, and the link stops working. Raises `BadKeyError` for a wrong or used key."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        row = Seat.objects.select_for_update().filter(game=game, position=seat).first()
+        if row is None or not row.key_hash or not hmac.compare_digest(row.key_hash, hash_key(key)):
+            raise BadKeyError
+        if row.joined_at is not None:
+            raise BadKeyError  # claimed already: this link no longer works
+        fresh = new_key()
+        row.key_hash, row.joined_at = hash_key(fresh), timezone.now()
+        row.save(update_fields=["key_hash", "joined_at"])
+        _bump(game)
+    return fresh
+
+
+def reissue_seat(game: Game, seat: int, host_key: str) -> str:
+    """Give a card game's seat a new link (its phone was lost): the old key stops working and
+    the seat can be claimed again. Returns the new link's key."""
+    with transaction.atomic():
+        locked = _lock(game.pk, None)
+        row = Seat.objects.select_for_update().get(game=locked, position=seat, computer=False)
+        row.key_issue += 1
+        key = seat_key(host_key, locked.pk, seat, row.key_issue)
+        row.key_hash, row.joined_at = hash_key(key), None
+        row.save(update_fields=["key_issue", "key_hash", "joined_at"])
+        _bump(locked)
+    return key
+
+
+class BadKeyError(Exception):
+    """A seat key that does not open this seat (wrong, or already claimed)."""

@@ -49,6 +49,8 @@ def export_game(game: Game) -> dict[str, Any]:
 
 
 def export_csv(game: Game) -> str:
+    if game.is_cards:
+        return _card_sheet_csv(game)
     snapshot = store.load_snapshot(game)
     out = io.StringIO()
     writer = csv.writer(out)
@@ -57,6 +59,22 @@ def export_csv(game: Game) -> str:
         writer.writerow([stored.number, stored.row.turn.total, *stored.row.cells])
     label = _("Points") if snapshot.rules.counts_up else _("Points left")
     writer.writerow([label, "", *snapshot.position.points])
+    return out.getvalue()
+
+
+def _card_sheet_csv(game: Game) -> str:
+    """The card game's sheet: the tokens each seat gave up, deal by deal. Only what the whole
+    table saw: no hand, no stock."""
+    names, rows = store.load_cells(game)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([_("Deal"), *(spreadsheet_text(name) for name in names)])
+    given_up = [0] * len(names)
+    for number, cells in rows:
+        writer.writerow([number, *cells])
+        given_up = [total + cell for total, cell in zip(given_up, cells, strict=True)]
+    tokens = game.card_rules.tokens
+    writer.writerow([_("Tokens left"), *(tokens - lost for lost in given_up)])
     return out.getvalue()
 
 

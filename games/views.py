@@ -40,13 +40,14 @@ from games.access import (
     seat_for_key,
 )
 from games.cache import cached, current_version
-from games.describe import rules_summary
+from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
 from games.history import history_entries
 from games.links import public_url
 from games.models import Game, Seat, Turn, seat_key
 from games.sheet import Sheet, full_sheet, sheet_since
+from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
 from games.uploads import too_large, upload_limit
 
@@ -64,17 +65,30 @@ class HtmxHttpRequest(HttpRequest):
 def home(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
         players = request.POST.getlist("player")
-        players = _edit_player_list(players, request.POST)
-        form = CreateGameForm(request.POST, players=players)
+        # One "seat_kind" per row, so the computer seats move with their rows.
+        kinds = request.POST.getlist("seat_kind")
+        computers = [kind == "computer" for kind in kinds[: len(players)]]
+        computers += [False] * (len(players) - len(computers))
+        players, computers = _edit_player_list(players, computers, request.POST)
+        form = CreateGameForm(request.POST, players=players, computers=computers)
         if "create" in request.POST and form.is_valid():
-            assert form.ruleset is not None
-            game, host_key = store.create_game(form.game_name(), form.cleaned_players, form.ruleset)
+            if form.card_rules is not None:
+                game, host_key = store.create_card_game(
+                    form.game_name(), form.seats(), form.card_rules
+                )
+            else:
+                assert form.ruleset is not None
+                game, host_key = store.create_game(
+                    form.game_name(), form.cleaned_players, form.ruleset
+                )
             response = redirect(reverse("game", args=[game.pk]) + "?new=1")
             remember_host(response, game, host_key)
             remember_game(request, response, game.pk)
             return response
         if "create" not in request.POST:
-            form = CreateGameForm(initial=_initial(request.POST), players=players)
+            form = CreateGameForm(
+                initial=_initial(request.POST), players=players, computers=computers
+            )
     else:
         form = CreateGameForm(players=None)
     if request.htmx and request.method == "POST":
@@ -101,20 +115,24 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _initial(post: Any) -> dict[str, Any]:
-    return {key: post.get(key) for key in post if key not in ("player", "csrfmiddlewaretoken")}
+    skip = ("player", "seat_kind", "csrfmiddlewaretoken")
+    return {key: post.get(key) for key in post if key not in skip}
 
 
-def _edit_player_list(players: list[str], post: Any) -> list[str]:
+def _edit_player_list(
+    players: list[str], computers: list[bool], post: Any
+) -> tuple[list[str], list[bool]]:
     """Add, remove and reorder rows of the player list, so the form works without scripts."""
-    if "add" in post and len(players) < rules.MAX_PLAYERS:
-        players.append("")
+    rows = list(zip(players, computers, strict=True))
+    if "add" in post and len(rows) < rules.MAX_PLAYERS:
+        rows.append(("", False))
     index = _row_index(post.get("remove"))
-    if index is not None and 0 <= index < len(players):
-        players.pop(index)
+    if index is not None and 0 <= index < len(rows):
+        rows.pop(index)
     index = _row_index(post.get("up"))
-    if index is not None and 0 < index < len(players):
-        players[index - 1], players[index] = players[index], players[index - 1]
-    return players
+    if index is not None and 0 < index < len(rows):
+        rows[index - 1], rows[index] = rows[index], rows[index - 1]
+    return [name for name, _ in rows], [computer for _, computer in rows]
 
 
 def _row_index(raw: str | None) -> int | None:
@@ -129,6 +147,10 @@ def _row_index(raw: str | None) -> int | None:
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     access = access_for(request, game)
+    if game.is_cards:
+        response = _card_page(request, game, access)
+        remember_game(request, response, game.pk)
+        return response
     if not access.host and access.seat is None:
         response = _watcher_page(request, game)
         remember_game(request, response, game.pk)
@@ -189,6 +211,8 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         # The host started a rematch: every phone following this game goes along.
         return HttpResponseClientRedirect(reverse("game", args=[rematch]))
     access = access_for(request, game)
+    if game.is_cards:
+        return _card_update(request, game, access)
     if access.host or access.seat is not None:
         sheet, replace = sheet_since(game, count, last)
         extra = {}
@@ -214,7 +238,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 @require_POST
 def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game, pk=game_id, kind="dice")
     access = access_for(request, game)
     if not access.host and access.seat is None:
         return HttpResponseForbidden(_("Only the host can enter turns in this game."))
@@ -302,7 +326,7 @@ def _parse_turn(post: Any) -> tuple[dict[str, Any], str | None]:
 
 @require_http_methods(["GET", "POST"])
 def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game, pk=game_id, kind="dice")
     if not is_host(request, game):
         return HttpResponseForbidden(_("Only the host can undo turns in this game."))
     if request.method == "GET":
@@ -325,8 +349,7 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if (existing := store.rematch_of(game)) is not None:
         # A second tap, or a second browser of the host's: one rematch, and everyone in it.
         return _go_to(request, existing)
-    names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
-    new_game, host_key = store.start_rematch(game, names)
+    new_game, host_key = store.start_rematch(game)
     response = _go_to(request, new_game.pk)
     remember_host(response, new_game, host_key)
     return response
@@ -372,7 +395,17 @@ def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         if guesses.blocked(request):
             return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
-        if (position := seat_for_key(game, key)) is not None:
+        if game.is_cards and (position := seat_for_key(game, key)) is not None:
+            # A card game's seat link works once: this phone gets a key of its own.
+            try:
+                key = store.claim_seat(game.pk, position, key)
+            except store.BadKeyError:
+                position = None
+            if position is not None:
+                response = redirect("game", game.pk)
+                remember_seat(response, game, key)
+                return response
+        elif (position := seat_for_key(game, key)) is not None:
             store.seat_joined(game, position)
             response = redirect("game", game.pk)
             remember_seat(response, game, key)
@@ -404,7 +437,10 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             return HttpResponseForbidden(_("Only the host can show a seat's link."))
         key = request.COOKIES.get(host_cookie_name(game), "")
         url = public_url(request, reverse("claim_seat", args=[game.pk]))
-        url += "#" + seat_key(key, game.pk, seat - 1)
+        issue = Seat.objects.filter(game=game, position=seat - 1).values_list(
+            "key_issue", flat=True
+        )
+        url += "#" + seat_key(key, game.pk, seat - 1, issue.first() or 0)
         private = True
     svg = io.BytesIO()
     # A standalone file with its XML namespace (segno's inline form has none), so <img> shows it.
@@ -512,6 +548,10 @@ def export_json(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if not is_host(request, game):
         return HttpResponseForbidden(_("Only the host can export this game."))
+    if game.is_cards:
+        # Its moves replay only with the secret seed, which no file may carry: the sheet
+        # (CSV) is the card game's export.
+        raise Http404
     response = JsonResponse(transfer.export_game(game), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="thirty-{game.pk}.json"'
     return response
@@ -551,3 +591,150 @@ def import_game(request: HtmxHttpRequest) -> HttpResponse:
 
 def _import_error(request: HtmxHttpRequest, error: str, status: int = 422) -> HttpResponse:
     return render(request, "games/import_error.html", {"error": error}, status=status)
+
+
+# -- the card game's pages ---------------------------------------------------------------------
+
+
+def _card_table(game: Game, seat: int | None) -> Table:
+    """The table as `seat` may see it (None: any watcher), from the engine's view only."""
+    state = store.load_tournament(game)
+    seats = list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .values_list("name", "computer", "joined_at")
+    )
+    return build_table(
+        state.view(seat),
+        [name for name, _, _ in seats],
+        [computer for _, computer, _ in seats],
+        [joined is not None or computer for _, computer, joined in seats],
+    )
+
+
+def _card_context(
+    request: HtmxHttpRequest, game: Game, table: Table, access: Access
+) -> dict[str, Any]:
+    return {
+        "game": game,
+        "table": table,
+        "host": access.host,
+        "rules_summary": card_rules_summary(game.card_rules),
+        "share_url": public_url(request, reverse("game", args=[game.pk])),
+        "rematch_id": store.rematch_of(game) if table.view.finished else None,
+        "poll_seconds": POLL_SECONDS if not table.view.finished else POLL_SECONDS * 5,
+    }
+
+
+def _card_page(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    seat = access.seat
+    if not access.host and seat is None:
+        # Every watcher sees the same page: built once per version from `view(None)`.
+        def build() -> bytes:
+            table = _card_table(game, None)
+            context = _card_context(request, game, table, Access()) | {
+                "csrf_token": CSRF_PLACEHOLDER
+            }
+            return render(request, "games/card_game.html", context).content
+
+        page = cached(("card-watcher-page", game.pk, game.version, request.get_host()), build)
+        return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
+    # The host sees what a watcher sees, plus the seat links; a seat sees its own hand too.
+    table = _card_table(game, seat)
+    context = _card_context(request, game, table, access)
+    if access.host:
+        key = request.COOKIES.get(host_cookie_name(game), "")
+        claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
+        issues = dict(Seat.objects.filter(game=game).values_list("position", "key_issue"))
+        context["seat_links"] = [
+            SeatLink(
+                row.position,
+                row.name,
+                f"{claim_seat}#{seat_key(key, game.pk, row.position, issues[row.position])}",
+                joined=row.claimed,
+            )
+            for row in table.seats
+            if not row.computer
+        ]
+        claim_host = public_url(request, reverse("claim_host", args=[game.pk]))
+        context["host_link"] = f"{claim_host}#{key}"
+        context["share_first"] = not table.view.log[1:] and not any(
+            row.claimed for row in table.seats if not row.computer
+        )
+    response = render(request, "games/card_game.html", context)
+    # A seat's page holds its hand, and the host's the seat links: no cache may keep them.
+    add_never_cache_headers(response)
+    return response
+
+
+def _card_update(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    """A live update of the card table: the whole table, which is small. Watchers share one
+    copy per version; a seat's copy, with its hand, is made for that phone alone."""
+
+    def render_update(seat: int | None, viewer: Access) -> HttpResponse:
+        table = _card_table(game, seat)
+        context = _card_context(request, game, table, viewer) | {"oob": True}
+        response = render(request, "games/card_update.html", context)
+        response["X-Thirty-Version"] = str(game.version)
+        return response
+
+    if access.seat is not None or access.host:
+        response = render_update(access.seat, access)
+        add_never_cache_headers(response)
+        return response
+    body = cached(
+        ("card-update", game.pk, game.version),
+        lambda: render_update(None, Access()).content.decode(),
+    )
+    response = HttpResponse(body)
+    response["X-Thirty-Version"] = str(game.version)
+    return response
+
+
+@require_POST
+def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """A seat plays a card from its phone."""
+    game = get_object_or_404(Game, pk=game_id)
+    access = access_for(request, game)
+    if access.seat is None or not game.is_cards:
+        return HttpResponseForbidden(_("Only a player's own phone can play that seat's cards."))
+    error = None
+    try:
+        store.play_card(
+            game.pk,
+            access.seat,
+            parse_move(request.POST.get("move", "")),
+            version=_int_or_none(request.POST.get("v")),
+        )
+    except rules.RuleError as rule_error:
+        error = rule_error_message(rule_error)
+    except store.StaleVersionError:
+        error = _("The table changed before your card arrived. Look again and play.")
+    except store.NotYourTurnError:
+        error = _("It is not your turn.")
+    game.refresh_from_db()
+    if not request.htmx:
+        if error is None:
+            return redirect("game", game.pk)
+        table = _card_table(game, access.seat)
+        context = _card_context(request, game, table, access) | {"move_error": error}
+        return render(request, "games/card_game.html", context, status=422)
+    table = _card_table(game, access.seat)
+    context = _card_context(request, game, table, access) | {"oob": True, "move_error": error}
+    response = render(request, "games/card_update.html", context)
+    response["X-Thirty-Version"] = str(game.version)
+    add_never_cache_headers(response)
+    return response
+
+
+@require_POST
+def reissue(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse:
+    """The host gives a seat a new link, for a lost phone: the old one stops working."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game) or not game.is_cards:
+        return HttpResponseForbidden(_("Only the host can give a seat a new link."))
+    try:
+        store.reissue_seat(game, seat - 1, request.COOKIES.get(host_cookie_name(game), ""))
+    except Seat.DoesNotExist:
+        raise Http404 from None
+    return redirect(reverse("game", args=[game.pk]) + "#seat-links")

@@ -14,6 +14,8 @@ urlpatterns = [
     path("g/<game:game_id>/", views.game_page, name="game"),
     path("g/<game:game_id>/live", views.live, name="live"),
     path("g/<game:game_id>/turn", views.turn, name="turn"),
+    path("g/<game:game_id>/move", views.move, name="move"),
+    path("g/<game:game_id>/seats/<int:seat>/reissue", views.reissue, name="reissue"),
     path("g/<game:game_id>/undo", views.undo, name="undo"),
     path("g/<game:game_id>/rematch", views.rematch, name="rematch"),
     path("g/<game:game_id>/host", views.claim_host, name="claim_host"),
@@ -30,6 +32,9 @@ urlpatterns = [
     path("api/odds/choices", api.odds_choices, name="api_odds_choices"),
     path("api/games/<game:game_id>", api.game_detail, name="api_game"),
     path("api/games/<game:game_id>/turns", api.add_turn, name="api_turns"),
+    path("api/games/<game:game_id>/moves", api.play_card, name="api_moves"),
+    path("api/games/<game:game_id>/seats/<int:seat>/claim", api.claim_seat, name="api_claim"),
+    path("api/games/<game:game_id>/seats/<int:seat>/reissue", api.reissue_seat, name="api_reissue"),
     path("api/games/<game:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
 ]
 

@@ -1,0 +1,165 @@
+"""The card game through the JSON API, and the leak test: random tournaments played over
+HTTP while every kind of viewer looks at every answer the app gives."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import store
+from games.models import Game
+from games.rules import cards
+
+pytestmark = pytest.mark.django_db
+
+CODE = re.compile(r"\b(?:10|[2-9AJQ])[SHDC]\b|\bX[RB]\b")
+
+
+def post(client: Client, url: str, body: dict[str, Any], **headers: str) -> Any:
+    return client.post(url, json.dumps(body), content_type="application/json", headers=headers)
+
+
+def new_game(client: Client, players: list[Any], **rules: Any) -> dict[str, Any]:
+    response = post(
+        client, "/api/games", {"players": players, "rules": {"preset": "cards", **rules}}
+    )
+    assert response.status_code == 201, response.content
+    return response.json()  # type: ignore[no-any-return]
+
+
+def claim(client: Client, game: dict[str, Any], seat: int) -> str:
+    url = f"/api/games/{game['id']}/seats/{seat}/claim"
+    response = post(client, url, {}, **{"X-Seat-Key": game["seat_keys"][seat - 1]})
+    assert response.status_code == 200, response.content
+    return response.json()["seat_key"]  # type: ignore[no-any-return]
+
+
+def test_create_claim_view_and_play_through_the_api(client: Client) -> None:
+    game = new_game(client, ["Anna", {"name": "Robot", "computer": True}, "Cleo"], tokens=2)
+    assert game["rules"]["tokens"] == 2 and game["seat_keys"][1] is None
+    assert [s["computer"] for s in game["seats"]] == [False, True, False]
+    assert game["deal"]["to_move"] == 1 and "hand" not in game and "seed" not in game
+    anna, cleo = claim(client, game, 1), claim(client, game, 3)
+    # The first key stops working once claimed.
+    again = post(
+        client, f"/api/games/{game['id']}/seats/1/claim", {}, **{"X-Seat-Key": game["seat_keys"][0]}
+    )
+    assert again.status_code == 403
+    state = client.get(f"/api/games/{game['id']}", headers={"X-Seat-Key": anna}).json()
+    assert len(state["hand"]) == 3 and state["seats"][0]["claimed"] is True
+    legal = state["legal"]
+    assert legal and all(move["card"] in state["hand"] for move in legal)
+    # Not a Joker, which would turn play back to Cleo before the computer's turn.
+    legal.sort(key=lambda move: move["card"].startswith("X"))
+    out_of_turn = post(client, f"/api/games/{game['id']}/moves", legal[0], **{"X-Seat-Key": cleo})
+    assert out_of_turn.status_code in (403, 422)
+    played = post(
+        client,
+        f"/api/games/{game['id']}/moves",
+        legal[0] | {"version": state["version"]},
+        **{"X-Seat-Key": anna},
+    )
+    assert played.status_code == 201, played.content
+    after = played.json()
+    # The computer played at once: Cleo is next, and the pile has two cards.
+    assert after["deal"]["to_move"] == 3
+    if not legal[0]["card"].startswith("X"):
+        assert after["deal"]["pile_count"] == 2
+    stale = post(
+        client,
+        f"/api/games/{game['id']}/moves",
+        legal[0] | {"version": state["version"]},
+        **{"X-Seat-Key": cleo},
+    )
+    assert stale.status_code == 409
+
+
+def test_the_host_key_shows_no_hand_and_reissue_retires_the_old_key(client: Client) -> None:
+    game = new_game(client, ["Anna", "Ben"])
+    anna = claim(client, game, 1)
+    as_host = client.get(f"/api/games/{game['id']}", headers={"X-Host-Key": game["host_key"]})
+    assert "hand" not in as_host.json()
+    url = f"/api/games/{game['id']}/seats/1/reissue"
+    fresh = post(client, url, {}, **{"X-Host-Key": game["host_key"]})
+    assert fresh.status_code == 200
+    assert client.get(f"/api/games/{game['id']}", headers={"X-Seat-Key": anna}).status_code == 403
+    claimed = post(
+        client,
+        f"/api/games/{game['id']}/seats/1/claim",
+        {},
+        **{"X-Seat-Key": fresh.json()["seat_key"]},
+    )
+    assert claimed.status_code == 200
+
+
+def visible_codes(text: str) -> set[str]:
+    return set(CODE.findall(text))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) -> None:
+    """Play random tournaments through the API; after every move, look as a watcher, as each
+    seat and as the host at the API, the page, the live update and the CSV, and fail on any
+    card that is in a hand other than the viewer's own at that moment."""
+    rng = random.Random(seed)
+    players = ["Anna", "Ben", {"name": "Robot", "computer": True}]
+    game = new_game(client, players, tokens=1, queens=seed == 1, fewer_jacks=seed == 2)
+    keys = {1: claim(client, game, 1), 2: claim(client, game, 2)}
+    phones: dict[int | None, Client] = {seat: Client() for seat in keys}
+    for seat, phone in phones.items():
+        assert seat is not None
+        phone.cookies[f"thirty_seat_{game['id']}"] = keys[seat]
+    host = Client()
+    host.cookies[f"thirty_host_{game['id']}"] = game["host_key"]
+    viewers: dict[int | None, Client] = {None: Client(), 0: host}
+    viewers.update(phones)
+    row = Game.objects.get(pk=game["id"])
+    for _ in range(200):
+        row.refresh_from_db()
+        state = store.load_tournament(row)
+        hands = {seat: {card.code for card in hand} for seat, hand in enumerate(state.deal.hands)}
+        for who, viewer in viewers.items():
+            own = hands[who - 1] if who else set()  # 0 is the host: no seat of its own
+            hidden = set().union(*(h for s, h in hands.items() if s + 1 != who)) - own
+            if state.finished:
+                hidden = set()  # the seed reveals every deal once it is over
+            answers = [
+                viewer.get(f"/g/{row.pk}/").content.decode(),
+                viewer.get(f"/g/{row.pk}/live?v=0").content.decode(),
+                viewer.get(f"/g/{row.pk}/sheet.csv").content.decode(),
+            ]
+            headers = {"X-Seat-Key": keys[who]} if who else {}
+            answers.append(viewer.get(f"/api/games/{row.pk}", headers=headers).content.decode())
+            for answer in answers:
+                # A card face up on the pile is public even while a hand holds its twin code:
+                # no two cards share a code, so a code in another hand is never on the pile.
+                leaked = visible_codes(answer) & hidden
+                assert not leaked, (who, leaked)
+        if state.finished:
+            break
+        mover = state.to_move()
+        assert mover is not None and mover + 1 in keys
+        move = rng.choice(state.legal_moves())
+        response = post(
+            client,
+            f"/api/games/{row.pk}/moves",
+            move.to_dict() | {"version": row.version},
+            **{"X-Seat-Key": keys[mover + 1]},
+        )
+        assert response.status_code == 201, response.content
+
+
+def test_a_move_the_rules_refuse_changes_nothing(client: Client) -> None:
+    game = new_game(client, ["Anna", "Ben"])
+    anna = claim(client, game, 1)
+    state = client.get(f"/api/games/{game['id']}", headers={"X-Seat-Key": anna}).json()
+    not_mine = next(code for code in cards.ALL_CODES if code not in state["hand"])
+    for body in ({"card": not_mine}, {"card": "ZZ"}, {"card": state["hand"][0], "colour": "green"}):
+        response = post(client, f"/api/games/{game['id']}/moves", body, **{"X-Seat-Key": anna})
+        assert response.status_code in (400, 422) and response.json()["error"]
+    assert Game.objects.get(pk=game["id"]).moves.count() == 0

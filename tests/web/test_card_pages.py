@@ -1,0 +1,126 @@
+"""The card game on the pages: create it, claim seats, play cards from each phone, and a
+watcher who follows the table without ever seeing a hand."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from games import store
+from games.access import host_cookie_name
+from games.models import Game, Move, Seat, Turn, seat_key
+
+pytestmark = pytest.mark.django_db
+
+CARD = re.compile(r'data-card="([^"]+)"')
+
+
+def create(
+    client: Client, players: list[str], computers: list[bool] | None = None, **rules: Any
+) -> Game:
+    kinds = ["computer" if c else "person" for c in (computers or [False] * len(players))]
+    form = {
+        "player": players,
+        "seat_kind": kinds,
+        "preset": "cards",
+        "tokens": str(rules.get("tokens", 5)),
+        "create": "1",
+    } | {key: "on" for key, on in rules.items() if key != "tokens" and on}
+    response = client.post("/", form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Game.objects.order_by("-created_at").first()  # type: ignore[return-value]
+
+
+def seat_phone(game: Game, host: Client, seat: int) -> Client:
+    """A phone that opened seat `seat`'s link (seats from 0) and claimed it."""
+    key = seat_key(host.cookies[host_cookie_name(game)].value, game.pk, seat)
+    phone = Client()
+    assert phone.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 302
+    return phone
+
+
+def shown_cards(html: str) -> set[str]:
+    return set(CARD.findall(html))
+
+
+def test_a_card_game_is_created_from_the_home_page_with_its_variants() -> None:
+    host = Client()
+    game = create(host, ["Anna", "Ben", "Cleo"], tokens=3, queens=True)
+    assert game.kind == "cards" and game.rules_data == {
+        "preset": "cards",
+        "tokens": 3,
+        "fewer_jacks": False,
+        "queens": True,
+        "single_stock": False,
+    }
+    assert len(game.seed_sha256) == 64
+    page = host.get(f"/g/{game.pk}/").content.decode()
+    assert "Total" in page and "3 tokens" in page
+    assert shown_cards(page) == set()  # the host's key shows nobody's hand
+
+
+def test_each_phone_sees_only_its_own_hand_and_plays_on_its_turn() -> None:
+    host = Client()
+    game = create(host, ["Anna", "Ben"])
+    anna, ben = seat_phone(game, host, 0), seat_phone(game, host, 1)
+    state = store.load_tournament(game)
+    hands = [{c.code for c in hand} for hand in state.deal.hands]
+    anna_page = anna.get(f"/g/{game.pk}/").content.decode()
+    assert shown_cards(anna_page) == hands[0]
+    assert shown_cards(ben.get(f"/g/{game.pk}/").content.decode()) == hands[1]
+    assert shown_cards(Client().get(f"/g/{game.pk}/").content.decode()) == set()
+    move = state.legal_moves()[0]
+    value = move.card + (f":{move.value}" if move.value is not None else "")
+    if move.card.startswith("X"):
+        value = f"{move.card}:{move.colour or ''}"
+    assert ben.post(f"/g/{game.pk}/move", {"move": value}).status_code == 422  # not his turn
+    game.refresh_from_db()
+    assert anna.post(f"/g/{game.pk}/move", {"move": value, "v": game.version}).status_code == 302
+    assert Move.objects.filter(game=game).count() == 1
+    watcher = Client().get(f"/g/{game.pk}/").content.decode()
+    assert shown_cards(watcher) == {move.card}  # the card on the pile, face up
+
+
+def test_a_seat_link_is_claimed_once_and_the_host_can_reissue_it() -> None:
+    host = Client()
+    game = create(host, ["Anna", "Ben"])
+    key = seat_key(host.cookies[host_cookie_name(game)].value, game.pk, 0)
+    first, second = Client(), Client()
+    assert first.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 302
+    assert second.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 403
+    assert Seat.objects.get(game=game, position=0).joined_at is not None
+    version = Game.objects.get(pk=game.pk).version
+    assert host.post(f"/g/{game.pk}/seats/1/reissue").status_code == 302
+    assert Game.objects.get(pk=game.pk).version == version + 1  # every phone sees it
+    # The claimed phone's key stops working; the new link can be claimed.
+    assert 'id="hand"' not in first.get(f"/g/{game.pk}/").content.decode()
+    new_key = seat_key(host.cookies[host_cookie_name(game)].value, game.pk, 0, 1)
+    assert second.post(f"/g/{game.pk}/seat", {"key": new_key}).status_code == 302
+
+
+def test_one_person_plays_a_whole_tournament_against_computers() -> None:
+    host = Client()
+    game = create(host, ["Anna", "Robot", "Droid"], [False, True, True], tokens=1)
+    anna = seat_phone(game, host, 0)
+    for _ in range(500):
+        game.refresh_from_db()
+        state = store.load_tournament(game)
+        if state.finished:
+            break
+        assert state.to_move() == 0  # the computers have played already
+        move = state.legal_moves()[0]
+        value = f"{move.card}:{move.value}" if move.value is not None else move.card
+        if move.card.startswith("X"):
+            value = f"{move.card}:{move.colour or ''}"
+        assert (
+            anna.post(f"/g/{game.pk}/move", {"move": value, "v": game.version}).status_code == 302
+        )
+    assert state.finished
+    page = Client().get(f"/g/{game.pk}/").content.decode()
+    seed = state.view(None).seed
+    assert "wins the tournament" in page and seed is not None and seed in page
+    rows = Turn.objects.filter(game=game).count()
+    assert rows == len(state.deals) >= 2  # one sheet row per deal
