@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from games.rules.cards import CardRules
 from games.rules.ruleset import (
     MAX_START_POINTS,
     MAX_TARGET,
@@ -35,6 +36,7 @@ class RulesSection:
 SECTIONS = (
     RulesSection("thirty", _("Thirty"), "rules/thirty.html"),
     RulesSection("thirty-s", _("30s"), "rules/thirty_s.html"),
+    RulesSection("cards", _("Thirty, the card game"), "rules/cards.html"),
 )
 
 
@@ -55,5 +57,6 @@ def rules(request: HttpRequest) -> HttpResponse:
             "min_target": MIN_TARGET,
             "max_target": MAX_TARGET,
             "limit": THIRTY_S_LIMIT,
+            "tokens": CardRules().tokens,
         },
     )

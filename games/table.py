@@ -148,12 +148,25 @@ def build_table(
         seats=seats,
         pile_top=None if view.pile_top is None else face(view.pile_top),
         hand=hand,
-        log=tuple(describe(event, names) for event in reversed(view.log[-LOG_SHOWN:])),
+        log=tuple(describe(event, names) for event in reversed(_worth_saying(view.log))),
         deals=tuple(
             DealRow(record.number, record.cells, _deal_why(record, names)) for record in view.deals
         ),
         my_turn=my_turn,
     )
+
+
+def _worth_saying(log: Sequence[cards.Event]) -> list[cards.Event]:
+    """The latest events a table wants to read: every card, loss and deal, but not each
+    ordinary draw (a card played is always followed by one)."""
+    said: list[cards.Event] = []
+    for event in reversed(log):
+        if isinstance(event, cards.Drew) and event.count:
+            continue
+        said.append(event)
+        if len(said) == LOG_SHOWN:
+            break
+    return said[::-1]
 
 
 def _hand_card(code: str, view: cards.CardView, my_turn: bool) -> HandCard:

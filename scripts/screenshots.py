@@ -312,6 +312,7 @@ def shoot(
                     taken += shoot_one(browser, base, game, outdir, size, lang)
             for size in SIZES:
                 taken += shoot_danish(browser, base, game, extra, errors, outdir, size)
+            taken += shoot_cards(browser, base, outdir)
         finally:
             browser.close()
     return taken
@@ -463,6 +464,65 @@ def main() -> None:
         taken = shoot(base, game, extra, errors, outdir)
     for path in taken:
         print(path)
+
+
+def card_call(base: str, path: str, body: dict[str, Any] | None, seat_key: str) -> dict[str, Any]:
+    """A call to the card game's API with a seat's key (GET without a body)."""
+    headers = {"Content-Type": "application/json", "X-Seat-Key": seat_key}
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers=headers)
+    with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+        answer: dict[str, Any] = json.load(response)
+        return answer
+
+
+def build_card_game(base: str) -> tuple[dict[str, Any], dict[int, str]]:
+    """A card game of Anna, Ben and a computer, a few cards in, on Anna's turn."""
+    players = ["Anna", "Benjamin", {"name": "Robot", "computer": True}]
+    game = api(
+        base,
+        "/api/games",
+        {"name": "Cards at Helle’s", "players": players, "rules": {"preset": "cards", "tokens": 3}},
+    )
+    keys = {}
+    for seat in (1, 2):
+        path = f"/api/games/{game['id']}/seats/{seat}/claim"
+        keys[seat] = card_call(base, path, {}, game["seat_keys"][seat - 1])["seat_key"]
+    rng = random.Random(30)
+    for _ in range(40):
+        state = card_call(base, f"/api/games/{game['id']}", None, keys[1])
+        mover = state["deal"]["to_move"]
+        if mover == 1 and len(state["deals"]) >= 1 and state["deal"]["pile_count"] >= 2:
+            break
+        legal = card_call(base, f"/api/games/{game['id']}", None, keys[mover])["legal"]
+        move = rng.choice(legal) | {"version": state["version"]}
+        card_call(base, f"/api/games/{game['id']}/moves", move, keys[mover])
+    return game, keys
+
+
+def shoot_cards(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """The card game: a player's hand on their turn, and the table as a watcher sees it."""
+    game, keys = build_card_game(base)
+    taken: list[Path] = []
+    for lang in LANGUAGES:
+        for size in SIZES:
+            snap = snapper(outdir, size, lang, taken)
+            context = new_context(browser, size, lang)
+            try:
+                cookie = {"name": f"thirty_seat_{game['id']}", "value": keys[1], "url": base}
+                context.add_cookies([cookie])
+                page = context.new_page()
+                page.goto(f"{base}/g/{game['id']}/")
+                page.locator("#hand").scroll_into_view_if_needed()
+                snap(page, "cards-hand")
+                watcher = new_context(browser, size, lang)
+                page = watcher.new_page()
+                page.goto(f"{base}/g/{game['id']}/")
+                snap(page, "cards-table", full_page=True)
+                watcher.close()
+            finally:
+                context.close()
+    return taken
 
 
 if __name__ == "__main__":

@@ -1,0 +1,105 @@
+"""The card game on real phones: the host sets up a table of two people and a computer, each
+person claims a seat on their own phone and plays from their hand, and a watcher follows the
+table, in English and in Danish. No phone ever shows a card of another hand."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games import store
+from games.models import Game
+from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
+
+WORDS = {
+    "en": {"preset": "Thirty, the card game", "computer": "Computer", "total": "Total"},
+    "da": {"preset": "Tredive med kort", "computer": "Computer", "total": "Total"},
+}
+
+
+@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
+def language(request: pytest.FixtureRequest) -> Language:
+    return request.param  # type: ignore[no-any-return]
+
+
+def create_card_game(page: Any, language: Language) -> None:
+    words = WORDS[language.code]
+    page.goto("/")
+    page.get_by_label(re.compile(re.escape(words["preset"]))).check()
+    inputs = page.locator('#create-form input[name="player"]')
+    for index, name in enumerate(["Anna", "Ben", "Robot"]):
+        inputs.nth(index).fill(name)
+    page.locator('select[name="seat_kind"]').nth(2).select_option("computer")
+    page.locator('#create-form input[name="player"]').nth(3).fill("")
+    page.get_by_role("button", name=language.start).click()
+    expect(page).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
+
+
+def hand_codes(page: Any) -> set[str]:
+    return set(
+        page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+
+
+def test_two_phones_and_a_computer_play_while_a_watcher_follows(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    host = open_browser(PHONE, locale=language.locale)
+    create_card_game(host, language)
+    game = Game.objects.get()
+    assert game.kind == "cards"
+    expect(host.locator("#hand")).to_have_count(0)  # the host's key shows no hand
+    links = [host.locator(f"#seat-link-{seat}").input_value() for seat in (1, 2)]
+    share = host.get_by_label(language.share_link).input_value()
+    phones = []
+    for link in links:
+        phone = open_browser(PHONE, locale=language.locale)
+        phone.goto(link)
+        expect(phone.locator("#hand")).to_be_visible()
+        phones.append(phone)
+    watcher = open_browser(PHONE, locale=language.locale)
+    watcher.goto(share)
+    expect(watcher.locator("#running-total")).to_be_visible()
+    expect(watcher.locator("#hand")).to_have_count(0)
+
+    for _ in range(6):
+        game.refresh_from_db()
+        state = store.load_tournament(game)
+        if state.finished:
+            break
+        seat = state.to_move()
+        assert seat in (0, 1)  # the computer has played already
+        phone, other = phones[seat], phones[1 - seat]
+        # Each phone shows its own hand, and only that.
+        expect(phone.locator("#hand [data-card]")).to_have_count(len(state.deal.hands[seat]))
+        assert hand_codes(phone) == {card.code for card in state.deal.hands[seat]}
+        assert not hand_codes(phone) & {card.code for card in state.deal.hands[1 - seat]}
+        before = game.version
+        playable = phone.locator("#hand .playable").first
+        playable.click()
+        choice = phone.locator("#hand .choice-list button").first
+        if choice.is_visible():
+            choice.click()
+        for _wait in range(100):
+            game.refresh_from_db()
+            if game.version > before:
+                break
+            phone.wait_for_timeout(50)
+        after = store.load_tournament(game)
+        expect(watcher.locator("#running-total")).to_have_text(
+            str(after.deal.total), timeout=LIVE_TIMEOUT_MS
+        )
+        expect(other.locator("#running-total")).to_have_text(
+            str(after.deal.total), timeout=LIVE_TIMEOUT_MS
+        )
+        for viewer in (watcher, host):
+            assert not set(
+                viewer.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+            ) - {c.code for c in after.deal.pile}
