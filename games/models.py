@@ -168,6 +168,10 @@ class Secret(models.Model):
 
     game = models.OneToOneField(Game, related_name="secret", on_delete=models.CASCADE)
     seed = models.CharField(max_length=64)
+    # The whole state at `state_version` (hands and stock included), so that any process
+    # resumes the game in constant time instead of replaying every move.
+    state = models.JSONField(null=True, blank=True)
+    state_version = models.PositiveIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"secret of {self.game_id}"

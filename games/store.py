@@ -427,17 +427,41 @@ def create_card_game(
         state, moves = _computers_play(game, start, seed, computers, 0)
         if moves:
             game = _bump(game)
-        remember(("tournament", game.pk, game.version), state)
+        _keep_state(game, state)
     return game, host_key
 
 
+def _keep_state(game: Game, state: cards.Tournament) -> None:
+    """Keep the state at the game's new version, in the secret row and, once the write has
+    committed, in this process's memory."""
+    Secret.objects.filter(game=game).update(state=cards.snapshot(state), state_version=game.version)
+    transaction.on_commit(lambda: remember(("tournament", game.pk, game.version), state))
+
+
 def load_tournament(game: Game) -> cards.Tournament:
-    """The card game at its version: remembered by the process that wrote it, or replayed
-    from the secret seed and the move log (the stored moves are all legal, so the replay
-    cannot fail)."""
+    """The card game at its version: remembered by the process that wrote it, or resumed
+    from the state kept in the secret row, or (for a game stored before that) replayed from
+    the secret seed and the move log."""
     known = recall(("tournament", game.pk, game.version))
     if known is not None:
         return cast(cards.Tournament, known)
+    # The state kept with the version it belongs to: one row, whatever the game's length.
+    version, saved, saved_version = (
+        Game.objects.filter(pk=game.pk)
+        .values_list("version", "secret__state", "secret__state_version")
+        .get()
+    )
+    if saved is not None and saved_version == version:
+        state = cards.from_snapshot(saved)
+    else:
+        state, version = _replay_tournament(game)
+    remember(("tournament", game.pk, version), state)
+    return state
+
+
+def _replay_tournament(game: Game) -> tuple[cards.Tournament, int]:
+    """The tournament rebuilt from the seed and every move. The stored moves are all legal,
+    so the replay cannot fail."""
     with transaction.atomic():
         # The version and the moves in one snapshot: a move written in between would
         # otherwise be remembered under the older version.
@@ -448,8 +472,7 @@ def load_tournament(game: Game) -> cards.Tournament:
     state = cards.replay(
         game.card_rules, game.seats.count(), seed, (cards.Move.from_dict(d) for d in data)
     )
-    remember(("tournament", game.pk, version), state)
-    return state
+    return state, version
 
 
 @dataclass(frozen=True)
@@ -472,7 +495,8 @@ def play_card(game_id: str, seat: int, move: cards.Move, *, version: int | None 
             if game.kind != "cards":
                 raise rules.IllegalMoveError(gettext_noop("This game is played with dice."))
             state = load_tournament(game)
-            number = Move.objects.filter(game=game).count()
+            moves = Move.objects.filter(game=game).order_by("-number")
+            number = moves.values_list("number", flat=True).first() or 0
             if number >= MAX_MOVES:
                 raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
             computers = frozenset(
@@ -485,7 +509,7 @@ def play_card(game_id: str, seat: int, move: cards.Move, *, version: int | None 
             seed = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
             state, more = _computers_play(game, state, seed, computers, number + 1)
             game = _bump(game)
-        remember(("tournament", game.pk, game.version), state)
+            _keep_state(game, state)
         return Played(game, state, events + tuple(e for _, _, done in more for e in done))
     except IntegrityError as error:
         raise StaleVersionError from error

@@ -9,6 +9,8 @@
 #                                            (figures in .bench/NAME/, docs left as they are)
 #   BENCH_PARTS=robustness bash scripts/bench.sh   only the stress test and the long import
 #                                            (bench/robust.py; BENCH_STRESS_SECONDS=20)
+#   BENCH_PARTS=cards bash scripts/bench.sh  only the card game: a move early and late in a
+#                                            long tournament, and the computer player
 #   bash scripts/bench.sh --one LABEL OUT    one run against $DATABASE_URL (used internally)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +18,7 @@ BIN=.venv/bin
 OUT=.bench${BENCH_SERVER:+/$BENCH_SERVER}
 export DJANGO_SETTINGS_MODULE=thirty.settings
 mkdir -p "$OUT"
-PARTS=${BENCH_PARTS:-speed,robustness}
+PARTS=${BENCH_PARTS:-speed,robustness,cards}
 export BENCH_PARTS=$PARTS
 
 free_port() {
@@ -140,5 +142,21 @@ if [ ${#robust[@]} -gt 0 ]; then
   doc=(--doc docs/benchmarks.md)
   [ -z "${BENCH_SERVER:-}" ] || doc=()
   "$BIN/python" bench/run.py robustness-report "${robust[@]}" "${doc[@]}"
+fi
+if [[ ",$PARTS," == *,cards,* ]] && [ -z "${BENCH_SERVER:-}" ]; then
+  echo
+  echo "==== Card game"
+  moves=$("$BIN/python" bench/card_moves.py) || failed=1
+  bot=$("$BIN/python" bench/cards_bot.py --tournaments 1000) || failed=1
+  printf '%s\n\n%s\n' "$moves" "$bot"
+  printf '%s\n\n%s\n' "$moves" "$bot" | "$BIN/python" -c '
+import re, sys
+from pathlib import Path
+doc = Path("docs/benchmarks.md")
+table = sys.stdin.read().strip()
+text = doc.read_text()
+text = re.sub(r"(<!-- cards -->\n).*?(\n<!-- /cards -->)", lambda m: m[1] + table + m[2], text, flags=re.S)
+doc.write_text(text)
+'
 fi
 exit "$failed"

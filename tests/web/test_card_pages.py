@@ -124,3 +124,25 @@ def test_one_person_plays_a_whole_tournament_against_computers() -> None:
     assert "wins the tournament" in page and seed is not None and seed in page
     rows = Turn.objects.filter(game=game).count()
     assert rows == len(state.deals) >= 2  # one sheet row per deal
+
+
+def test_any_process_resumes_a_card_game_from_its_kept_state() -> None:
+    from games import cache
+    from games.models import Secret
+
+    host = Client()
+    game = create(host, ["Anna", "Robot"], [False, True])
+    for _ in range(5):
+        game.refresh_from_db()
+        state = store.load_tournament(game)
+        store.play_card(game.pk, 0, state.legal_moves()[0], version=game.version)
+    game.refresh_from_db()
+    written = store.load_tournament(game)
+    cache.clear()  # another process: nothing in its memory
+    resumed = store.load_tournament(game)
+    assert resumed.deal == written.deal and resumed.tokens == written.tokens
+    assert Secret.objects.get(game=game).state_version == game.version
+    # A game kept before states were kept is replayed from its seed and moves instead.
+    Secret.objects.filter(game=game).update(state=None)
+    cache.clear()
+    assert store.load_tournament(game).deal == written.deal

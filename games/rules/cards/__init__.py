@@ -27,6 +27,7 @@ from .game import (
     MAX_TOTAL,
     MIN_TOTAL,
     NO_LEGAL_PLAY,
+    SNAPSHOT_LOG,
     STOCK_RAN_OUT,
     CardGame,
     CardView,
@@ -43,11 +44,14 @@ from .game import (
     Restocked,
     Tournament,
     TournamentWon,
+    event_from_dict,
     event_to_dict,
+    from_snapshot,
     has_legal_move,
     legal_moves_for,
     replay,
     resolve,
+    snapshot,
 )
 
 __all__ = [
@@ -63,6 +67,7 @@ __all__ = [
     "MIN_TOTAL",
     "NO_LEGAL_PLAY",
     "RED",
+    "SNAPSHOT_LOG",
     "STOCK_RAN_OUT",
     "Card",
     "CardGame",
@@ -84,7 +89,9 @@ __all__ = [
     "Tournament",
     "TournamentWon",
     "choose_move",
+    "event_from_dict",
     "event_to_dict",
+    "from_snapshot",
     "has_legal_move",
     "legal_moves_for",
     "new_seed",
@@ -93,4 +100,5 @@ __all__ = [
     "resolve",
     "seed_sha256",
     "shuffled",
+    "snapshot",
 ]

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, cast
 
 from ..engine import Outcome
 from ..errors import (
@@ -699,3 +699,76 @@ class CardGame:
         self._states.pop()
         self.events.pop()
         return self.moves.pop()
+
+
+# -- snapshots ------------------------------------------------------------------------------
+# A tournament written as JSON-ready data, so that a store can resume it in constant time
+# instead of replaying every move. It holds the hands and the stock: only a store's secret
+# row may keep it. The log keeps its latest events only (what a table shows), so a resumed
+# tournament equals the replayed one in everything but the length of its log.
+
+SNAPSHOT_LOG = 64
+
+_EVENTS: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (Played, Drew, Restocked, Lost, DealRecord, DealStarted, TournamentWon)
+}
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """The inverse of `event_to_dict`."""
+    cls = _EVENTS[data["kind"]]
+    values = {
+        item.name: tuple(data[item.name]) if isinstance(data[item.name], list) else data[item.name]
+        for item in fields(cls)
+    }
+    return cast(Event, cast(Any, cls)(**values))
+
+
+def snapshot(state: Tournament) -> dict[str, Any]:
+    deal = state.deal
+    return {
+        "rules": state.rules.to_dict(),
+        "tokens": list(state.tokens),
+        "deal": {
+            "number": deal.number,
+            "hands": [[card.code for card in hand] for hand in deal.hands],
+            "stock": [card.code for card in deal.stock],
+            "pile": [card.code for card in deal.pile],
+            "total": deal.total,
+            "colour": deal.colour,
+            "step": deal.step,
+            "to_move": deal.to_move,
+            "restocks": deal.restocks,
+        },
+        "deals": [event_to_dict(record) for record in state.deals],
+        "log": [event_to_dict(event) for event in state.log[-SNAPSHOT_LOG:]],
+        "winners": list(state.winners),
+        "seed": state.seed.hex(),
+    }
+
+
+def from_snapshot(data: Mapping[str, Any]) -> Tournament:
+    deal = data["deal"]
+
+    def cards_of(codes: Iterable[str]) -> tuple[Card, ...]:
+        return tuple(Card.from_code(code) for code in codes)
+
+    return Tournament(
+        rules=CardRules.from_dict(data["rules"]),
+        tokens=tuple(data["tokens"]),
+        deal=Deal(
+            number=deal["number"],
+            hands=tuple(cards_of(hand) for hand in deal["hands"]),
+            stock=cards_of(deal["stock"]),
+            pile=cards_of(deal["pile"]),
+            total=deal["total"],
+            colour=deal["colour"],
+            step=deal["step"],
+            to_move=deal["to_move"],
+            restocks=deal["restocks"],
+        ),
+        deals=tuple(cast(DealRecord, event_from_dict(record)) for record in data["deals"]),
+        log=tuple(event_from_dict(event) for event in data["log"]),
+        winners=tuple(data["winners"]),
+        seed=bytes.fromhex(data["seed"]),
+    )
