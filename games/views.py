@@ -720,7 +720,11 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         context = _card_context(request, game, table, access) | {"move_error": error}
         return render(request, "games/card_game.html", context, status=422)
     table = _card_table(game, access.seat)
-    context = _card_context(request, game, table, access) | {"oob": True, "move_error": error}
+    context = _card_context(request, game, table, access) | {
+        "oob": True,
+        "move_error": error,
+        "cooldown": error is None,
+    }
     response = render(request, "games/card_update.html", context)
     response["X-Thirty-Version"] = str(game.version)
     add_never_cache_headers(response)

@@ -5,7 +5,8 @@
   let seenVersion = Number(document.body.dataset.version || 0);
 
   let turnInFlight = false;
-  const isTurnForm = (elt) => Boolean(elt.closest?.("#turn-panel form"));
+  // A form that records a move: the dice turn form, or a phone's hand of cards.
+  const isTurnForm = (elt) => Boolean(elt.closest?.("#turn-panel form, #hand form"));
 
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     if (isTurnForm(event.detail.elt)) turnInFlight = true;
@@ -134,9 +135,9 @@
   const shareAfterFirstTurn = () => {
     const area = document.querySelector("#share-area.first");
     const legend = document.querySelector(".legend");
-    if (!area || !legend || !document.querySelector("#sheet-rows tr")) return;
+    if (!area || !document.querySelector("#sheet-rows tr, [data-started]")) return;
     area.classList.remove("first");
-    legend.after(area);
+    (legend || document.getElementById("card-area")).after(area);
     window.scrollTo(0, 0);
   };
   document.body.addEventListener("htmx:afterSettle", () => {
