@@ -1,8 +1,9 @@
 """Invariants of the card game over thousands of random tournaments (hypothesis).
 
 Each example draws the rules, the table size, the secret seed and a seed for the players;
-the players then mix random legal moves with the bot's. Short tournaments (few tokens) keep
-the file fast while still running through many deals, restocks and endings.
+the players then mix random legal moves with the bot's. Short tournaments (few tokens, one
+each at big tables) keep the file near 30 s of CPU for 1,100 tournaments while still running
+through many deals, restocks and endings.
 """
 
 from __future__ import annotations
@@ -31,15 +32,23 @@ from games.rules.cards import (
 MAX_DEAL_MOVES = 2_000  # a bound far above any deal seen; a deal that passes it never ends
 MAX_MOVES = 40_000
 
-card_rules = st.builds(
-    CardRules,
-    tokens=st.sampled_from([1, 1, 1, 1, 2, 3]),
-    fewer_jacks=st.booleans(),
-    queens=st.booleans(),
-    single_stock=st.booleans(),
-)
-# Mostly small tables, so that a tournament is a handful of deals; up to ten seats.
+# Mostly small tables, so that a tournament is a handful of deals; up to ten seats, where a
+# single token each keeps the tournament short.
 tables = st.sampled_from([2, 2, 3, 3, 3, 4, 4, 5, 7, 10])
+
+
+@st.composite
+def setups(draw: st.DrawFn, seats: st.SearchStrategy[int] = tables) -> tuple[CardRules, int]:
+    table = draw(seats)
+    rules = CardRules(
+        tokens=1 if table > 5 else draw(st.sampled_from([1, 1, 2, 3])),
+        fewer_jacks=draw(st.booleans()),
+        queens=draw(st.booleans()),
+        single_stock=draw(st.booleans()),
+    )
+    return rules, table
+
+
 seeds = st.binary(min_size=1, max_size=16)
 
 
@@ -116,7 +125,9 @@ def _check_one_view(state: Tournament, view: CardView, public_log: set[str]) -> 
         if seat != view.seat:
             hidden |= {card.code for card in hand}
     # A card once played face up stays public, even after a restock took it back.
-    text = repr(replace(view, log=())) + repr(view.to_dict())
+    # The log is checked by type: its only cards are those played face up (`Played`).
+    shown = replace(view, log=())
+    text = repr(shown) + repr(shown.to_dict())
     leaked = {code for code in hidden - public_log if f"'{code}'" in text}
     assert leaked == set()
     assert view.seed is None and "seed" not in view.to_dict()
@@ -132,15 +143,15 @@ def random_move(rng: random.Random) -> Move:
 
 @settings(max_examples=1000, deadline=None)
 @given(
-    rules=card_rules,
-    seats=tables,
+    setup=setups(),
     seed=seeds,
     players=st.integers(0, 2**32),
-    bot_share=st.sampled_from([0.0, 0.0, 0.2, 1.0]),
+    bot_share=st.sampled_from([0.0, 0.0, 0.2, 0.5]),
 )
 def test_random_tournaments_keep_every_invariant_and_end(
-    rules: CardRules, seats: int, seed: bytes, players: int, bot_share: float
+    setup: tuple[CardRules, int], seed: bytes, players: int, bot_share: float
 ) -> None:
+    rules, seats = setup
     game, states = play_out(rules, seats, seed, players, bot_share)
     for state in states:
         check_state(state)
@@ -162,17 +173,17 @@ def test_random_tournaments_keep_every_invariant_and_end(
     assert replay(rules, seats, seed, game.moves) == final
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
-    rules=card_rules,
-    seats=st.integers(2, 5),
+    setup=setups(st.integers(2, 5)),
     seed=seeds,
     players=st.integers(0, 2**32),
-    bot_share=st.sampled_from([0.0, 0.5]),
+    bot_share=st.sampled_from([0.0, 0.3]),
 )
 def test_the_legal_moves_and_the_validator_agree_and_views_hide_every_hand(
-    rules: CardRules, seats: int, seed: bytes, players: int, bot_share: float
+    setup: tuple[CardRules, int], seed: bytes, players: int, bot_share: float
 ) -> None:
+    rules, seats = setup
     game, states = play_out(rules, seats, seed, players, bot_share)
     rng = random.Random(players + 1)
     for number, state in enumerate(states):

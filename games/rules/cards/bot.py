@@ -29,16 +29,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from ..errors import IllegalMoveError, gettext_noop
-from .deck import BLACK, COLOURS, RED, Card, CardRules, Colour
+from .deck import ALL_CODES, BLACK, COLOURS, RED, Card, CardRules, Colour
 from .game import MAX_TOTAL, CardView, Move, card_total, has_legal_move
 
 # Weights of the terms above, in units of "chance the next player loses". Tuned with
 # bench/cards_bot.py.
-WILD_COST = 0.12
-OWN_RISK = 0.5
+WILD_COST = 0.5
+OWN_RISK = 1.5
 PRESSURE = 0.05
 
 
@@ -62,7 +62,7 @@ def choose_move(view: CardView, rng: random.Random) -> Move:
     # Who plays next (a Joker turns the table round), and what playing each card costs the
     # bot's own hand, are the same for every value of that card: work them out once.
     size = {s: view.cards[_next_seat(view.tokens, view.seat, s)] for s in (step, -step)}
-    cost = {card.code: _spending_cost(hand, card) for card in hand}
+    cost = {code: _spending_cost(view.hand, code) for code in view.hand}
     cards = {card.code: card for card in hand}
     ahead, behind = size[step], size[-step]
     seen, total_now, colour_now = max(unseen.count, 1), view.total, view.colour
@@ -87,28 +87,22 @@ def choose_move(view: CardView, rng: random.Random) -> Move:
 
 
 @cache
-def _deck_tally(rules: CardRules) -> tuple[dict[Colour, tuple[int, ...]], dict[Colour, int]]:
-    """How many cards of the whole deck are worth exactly v, per colour, and its Queens."""
-    worth = {colour: [0] * (MAX_TOTAL + 2) for colour in COLOURS}
-    queens = dict.fromkeys(COLOURS, 0)
-    for card in rules.deck():
-        _tally(card, worth, queens, 1)
-    return {colour: tuple(worth[colour]) for colour in COLOURS}, queens
-
-
-def _tally(card: Card, worth: dict[Colour, list[int]], queens: dict[Colour, int], n: int) -> None:
-    if card.is_queen:
-        queens[card.colour] += n
-    elif card.is_ace or card.number is not None:
-        worth[card.colour][card.number or 1] += n
-
-
-def _spending_cost(hand: list[Card], card: Card) -> float:
-    """What playing `card` costs: a wild card given up, and the risk of the cards kept."""
+def _spending_cost(hand: tuple[str, ...], code: str) -> float:
+    """What playing `code` from `hand` costs: a wild card given up, and the risk of the rest."""
     kept = list(hand)
-    kept.remove(card)
-    cost = OWN_RISK * _risk(tuple(sorted(card.code for card in kept)))
+    kept.remove(code)
+    cost = OWN_RISK * _risk(tuple(sorted(kept)))
+    card = Card.from_code(code)
     return cost + WILD_COST if card.is_jack or card.is_joker else cost
+
+
+# Each code's colour and worth for counting dead cards: an Ace counts 1, a Queen -1 (it is
+# dead only by doubling), a Jack or a Joker 0 (never dead).
+_WORTH: dict[str, tuple[Colour, int]] = {
+    card.code: (card.colour, -1 if card.is_queen else 1 if card.is_ace else card.number or 0)
+    for card in map(Card.from_code, ALL_CODES)
+}
+_HIGHEST = 10  # no card is worth more
 
 
 @dataclass(frozen=True)
@@ -116,34 +110,19 @@ class Unseen:
     """What the bot knows of the cards it cannot see, summed up for counting dead cards.
 
     `above[colour][x]` counts unseen Aces and number cards of that colour worth more than x
-    (an Ace as 1); `low[colour]` counts all of them; `queens[colour]` the unseen Queens.
-    Jacks and Jokers are never dead, so only `count` includes them.
+    (an Ace as 1) for x in 0..9 (none is worth more than 10); `above[colour][0]` is all of
+    them. `queens[colour]` counts the unseen Queens. Jacks and Jokers are never dead, so only
+    `count` includes them.
     """
 
     count: int
     above: dict[Colour, tuple[int, ...]]
-    low: dict[Colour, int]
     queens: dict[Colour, int]
 
     @classmethod
     def of(cls, view: CardView) -> Unseen:
         """The deck less the viewer's hand and the face-up pile (the rest is in the stock)."""
-        count = len(view.rules.deck())
-        base_worth, base_queens = _deck_tally(view.rules)
-        worth = {colour: list(base_worth[colour]) for colour in COLOURS}
-        queens = dict(base_queens)
-        for code in (*view.pile, *(view.hand or ())):
-            _tally(Card.from_code(code), worth, queens, -1)
-            count -= 1
-        above: dict[Colour, tuple[int, ...]] = {}
-        for colour in COLOURS:
-            counts, more = [], 0
-            for x in range(MAX_TOTAL, -1, -1):
-                counts.append(more)
-                more += worth[colour][x]
-            above[colour] = tuple(reversed(counts))
-        low = {colour: above[colour][0] for colour in COLOURS}
-        return cls(count, above, low, queens)
+        return _unseen(view.rules, frozenset((*view.pile, *(view.hand or ()))))
 
     def dead(self, total: int, colour: Colour) -> int:
         """How many unseen cards could not be played on (total, colour).
@@ -153,9 +132,36 @@ class Unseen:
         dead when it passes 30 (a Queen when doubling does).
         """
         if total == 0:
-            return self.low[RED if colour == BLACK else BLACK]
-        dead = self.above[colour][MAX_TOTAL - total]
+            return self.above[RED if colour == BLACK else BLACK][0]
+        room = MAX_TOTAL - total
+        dead = self.above[colour][room] if room < _HIGHEST else 0
         return dead + self.queens[colour] if 2 * total > MAX_TOTAL else dead
+
+
+@lru_cache(maxsize=4096)
+def _unseen(rules: CardRules, seen: frozenset[str]) -> Unseen:
+    # Cached: the same cards are seen again by the same seat between draws, and by the
+    # copies of the bot in simulations.
+    worth = {colour: [0] * (_HIGHEST + 1) for colour in COLOURS}
+    queens = dict.fromkeys(COLOURS, 0)
+    count = 0
+    for card in rules.deck():
+        if card.code in seen:
+            continue
+        count += 1
+        colour, value = _WORTH[card.code]
+        if value > 0:
+            worth[colour][value] += 1
+        elif value < 0:
+            queens[colour] += 1
+    above: dict[Colour, tuple[int, ...]] = {}
+    for colour in COLOURS:
+        counts, more = [0] * _HIGHEST, 0
+        for x in range(_HIGHEST - 1, -1, -1):
+            more += worth[colour][x + 1]
+            counts[x] = more
+        above[colour] = tuple(counts)
+    return Unseen(count, above, queens)
 
 
 def _all_dead(dead: int, seen: int, size: int) -> float:
