@@ -146,3 +146,36 @@ def test_any_process_resumes_a_card_game_from_its_kept_state() -> None:
     Secret.objects.filter(game=game).update(state=None)
     cache.clear()
     assert store.load_tournament(game).deal == written.deal
+
+
+def test_a_table_of_four_with_a_computer_plays_a_five_token_tournament_to_the_end() -> None:
+    host = Client()
+    game = create(host, ["Anna", "Ben", "Cleo", "Robot"], [False, False, False, True])
+    phones = [seat_phone(game, host, seat) for seat in range(3)]
+    watcher = Client()
+    for number in range(3000):
+        game.refresh_from_db()
+        state = store.load_tournament(game)
+        if state.finished:
+            break
+        seat = state.to_move()
+        assert seat is not None and seat < 3  # the computer never waits for anyone
+        phone = phones[seat]
+        if number % 10 == 0:  # the whole leak test is in test_card_api.py: a look now and then
+            page = phone.get(f"/g/{game.pk}/").content.decode()
+            hands = enumerate(state.deal.hands)
+            others = {c.code for s, hand in hands if s != seat for c in hand}
+            assert not shown_cards(page) & others
+        move = state.legal_moves()[0]
+        value = f"{move.card}:{move.value}" if move.value is not None else move.card
+        if move.card.startswith("X"):
+            value = f"{move.card}:{move.colour or ''}"
+        response = phone.post(f"/g/{game.pk}/move", {"move": value, "v": game.version})
+        assert response.status_code == 302
+    assert state.finished and sum(t > 0 for t in state.tokens) <= 1
+    page = watcher.get(f"/g/{game.pk}/").content.decode()
+    assert "wins the tournament" in page or "share the win" in page
+    assert Turn.objects.filter(game=game).count() == len(state.deals)
+    csv = watcher.get(f"/g/{game.pk}/sheet.csv").content.decode().splitlines()
+    assert csv[0] == "Deal,Anna,Ben,Cleo,Robot" and len(csv) == len(state.deals) + 2
+    assert csv[-1].split(",")[1:] == [str(t) for t in state.tokens]
