@@ -43,7 +43,7 @@ def face(code: str) -> Face:
     card = cards.Card.from_code(code)
     red = card.colour == cards.RED
     if card.is_joker:
-        return Face(code, "🃏", "", red, _("red Joker") if red else _("black Joker"))
+        return Face(code, _("Joker"), "★", red, _("red Joker") if red else _("black Joker"))
     rank_names = {"A": _("Ace"), "J": _("Jack"), "Q": _("Queen")}
     suit_names = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
     rank = rank_names.get(card.rank, card.rank)
