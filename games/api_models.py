@@ -278,11 +278,11 @@ class Keys(Answer):
     ]
 
 
-class NewGameState(GameState, Keys):
+class NewGameState(Keys, GameState):
     """A new dice game, with its keys."""
 
 
-class NewCardState(CardState, Keys):
+class NewCardState(Keys, CardState):
     """A new card game, with its keys."""
 
 

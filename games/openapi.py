@@ -27,7 +27,7 @@ STATUS_TEXT = {
     413: "Request body too large",
     415: "Body not sent as application/json",
     422: "Refused by the rules",
-    429: "Too many wrong keys from this address: wait and try again",
+    429: "Too many wrong keys or passwords from this address: wait and try again",
 }
 
 
@@ -82,7 +82,7 @@ OPERATIONS = (
         "/api/games",
         "Create a game; the answer has the host key and the seat keys",
         (201, (m.NewGameState, m.NewCardState)),
-        (400, 401, 413, 415, 422),
+        (400, 401, 413, 415, 422, 429),
         body=m.NewGame,
     ),
     Operation(
@@ -140,7 +140,7 @@ OPERATIONS = (
         "/api/odds",
         "Exact odds of one dice turn under best play",
         (200, m.Odds),
-        (400, 422),
+        (400, 422, 429),
         (SET_ASIDE, TARGET),
     ),
     Operation(
@@ -148,7 +148,7 @@ OPERATIONS = (
         "/api/odds/choices",
         "Every legal choice of dice to set aside from a roll, best first",
         (200, m.OddsChoices),
-        (400, 422),
+        (400, 422, 429),
         (ROLL, KEPT, SET_ASIDE, TARGET),
     ),
 )
