@@ -393,7 +393,10 @@ def _parse(
     explain = judges.get(field, judge)
     if explain is not None:
         explain()
-    raise ApiError(400, _fault_sentence(field, first["type"]))
+    kind = first["type"]
+    if first["input"] is None and field in model.model_fields:
+        kind = "missing" if model.model_fields[field].is_required() else kind
+    raise ApiError(400, _fault_sentence(field, kind))
 
 
 def _fault_sentence(field: str, kind: str) -> str:

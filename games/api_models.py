@@ -40,7 +40,10 @@ class Request(BaseModel):
 
 
 class Answer(BaseModel):
-    """An answer the API gives."""
+    """An answer the API gives. A key the code adds without adding it here is an error, not
+    a key that quietly goes missing from the answer."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 # -- rules ------------------------------------------------------------------------------------

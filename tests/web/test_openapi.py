@@ -66,6 +66,7 @@ def test_the_check_refuses_an_answer_of_the_wrong_shape() -> None:
         ({"total": 33, "heal": "yes"}, "»heal« skal være true eller false."),
         ({"total": [33]}, "»total« skal være et helt tal."),
         ({"hunt": 2}, "»total« skal være med."),
+        ({"total": None}, "»total« skal være med."),
         ({"total": 20, "version": "7"}, "»version« skal være et helt tal."),
         ({"total": 20, "colour": "red"}, "Ukendt felt: colour."),
     ],
