@@ -1,24 +1,27 @@
 """The public JSON API (see DESIGN.md): the same store and rules as the pages.
 
-Errors are `{"error": sentence}` in the language of `Accept-Language`: 400 for a body that
-is not the right shape, 403 for a missing or wrong key, 404 for an unknown game, 409 for a
-finished game or a stale version, 422 for a turn or game the rules refuse.
+Request bodies are read with the models of `games/api_models.py`, which also make the OpenAPI
+document, and answers are given in their shapes. Errors are `{"error": sentence}` in the
+language of `Accept-Language`: 400 for a body that is not the right shape, 413 for one too
+large, 403 for a missing or wrong key, 404 for an unknown game, 409 for a finished game or
+a stale version, 422 for a turn or game the rules refuse.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
-from django.core.exceptions import ValidationError
+import pydantic
+from django.core.exceptions import RequestDataTooBig, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
-from games import guesses, rules, store
+from games import api_models, guesses, rules, store
 from games.access import seat_for_key
 from games.models import Game, Seat, seat_key
 from games.names import clean_game_name, clean_player_names, default_game_name
@@ -26,6 +29,10 @@ from games.openapi import openapi_schema
 from games.rules import cards
 from games.rules.odds import keep_choices, turn_odds
 from games.translate import rule_error_message
+from games.uploads import upload_limit
+
+Model = TypeVar("Model", bound=pydantic.BaseModel)
+Judge = Callable[[], object]
 
 
 class ApiError(Exception):
@@ -96,56 +103,86 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
 @api_view(["POST"])
 def create_game(request: HttpRequest) -> HttpResponse:
     body = _json_object(request)
-    unknown = set(body) - {"name", "players", "rules"}
-    if unknown:
-        raise ApiError(400, _("Unknown field: %(field)s.") % {"field": sorted(unknown)[0]})
-    players = body.get("players")
-    if not isinstance(players, list):
-        raise ApiError(400, _("“players” must be a list of names in seat order."))
-    # A player is a name, or {"name": ..., "computer": true} for a seat the computer plays.
-    computers = [isinstance(p, dict) and p.get("computer") is True for p in players]
-    for player in players:
-        if isinstance(player, dict) and (
-            set(player) - {"name", "computer"}
-            or not isinstance(player.get("computer", False), bool)
-        ):
-            raise ApiError(400, _("A player is a name, or an object with “name” and “computer”."))
+    new = _parse(
+        api_models.NewGame,
+        body,
+        players=lambda: _judge_players(body.get("players")),
+        name=lambda: _judge_name(body.get("name")),
+        rules=lambda: _judge_rules(body.get("rules")),
+    )
+    players = [
+        p if isinstance(p, api_models.Player) else api_models.Player(name=p) for p in new.players
+    ]
+    computers = [p.computer for p in players]
     try:
-        names = clean_player_names([p.get("name") if isinstance(p, dict) else p for p in players])
+        names = clean_player_names([p.name for p in players])
     except ValidationError as error:
         raise ApiError(422, error.messages[0]) from None
     try:
-        name = clean_game_name(body.get("name", ""))
+        name = clean_game_name(new.name)
     except ValidationError as error:
         raise ApiError(400, error.messages[0]) from None
-    raw_rules = body.get("rules", {})
-    if not isinstance(raw_rules, dict):
-        raise ApiError(400, _("“rules” must be an object of named options."))
-    if raw_rules.get("preset") == "cards":
-        card_rules = cards.CardRules.from_dict(raw_rules)
+    if isinstance(new.rules, api_models.CardRules):
+        card_rules = cards.CardRules.from_dict(new.rules.model_dump())
         seats = [store.Player(n, c) for n, c in zip(names, computers, strict=True)]
         game, host_key = store.create_card_game(name or default_game_name(names), seats, card_rules)
     else:
         if any(computers):
             raise ApiError(422, _("Computer players take part in the card game only, for now."))
-        ruleset = rules.RuleSet.from_dict(raw_rules)
+        ruleset = rules.RuleSet.from_dict(new.rules.model_dump())
         game, host_key = store.create_game(name or default_game_name(names), names, ruleset)
     # Each seat's own key, for the host to hand out as seat links (none for a computer).
     seat_keys = [
         None if computer else seat_key(host_key, game.pk, seat)
         for seat, computer in enumerate(computers)
     ]
-    return JsonResponse(
-        game_state(game) | {"host_key": host_key, "seat_keys": seat_keys}, status=201
-    )
+    keys = {"host_key": host_key, "seat_keys": seat_keys}
+    created = api_models.NewCardState if game.is_cards else api_models.NewGameState
+    return _answer(created, game_state(game) | keys, status=201)
+
+
+def _judge_players(raw: object) -> None:
+    """Why a list of players is refused: a player of the wrong shape (400), else the names
+    as `games/names.py` reads them (422)."""
+    if not isinstance(raw, list):
+        raise ApiError(400, _("“players” must be a list of names in seat order."))
+    for player in raw:
+        if isinstance(player, dict) and (
+            set(player) - {"name", "computer"}
+            or not isinstance(player.get("computer", False), bool)
+        ):
+            raise ApiError(400, _("A player is a name, or an object with “name” and “computer”."))
+    try:
+        clean_player_names([p.get("name") if isinstance(p, dict) else p for p in raw])
+    except ValidationError as error:
+        raise ApiError(422, error.messages[0]) from None
+    raise ApiError(400, _("A player is a name, or an object with “name” and “computer”."))
+
+
+def _judge_name(raw: object) -> None:
+    try:
+        clean_game_name(raw)
+    except ValidationError as error:
+        raise ApiError(400, error.messages[0]) from None
+
+
+def _judge_rules(raw: object) -> None:
+    """The rules module says why it refuses a set of rules (422)."""
+    if not isinstance(raw, dict):
+        raise ApiError(400, _("“rules” must be an object of named options."))
+    if raw.get("preset") == "cards":
+        cards.CardRules.from_dict(raw)
+    else:
+        rules.RuleSet.from_dict(raw)
 
 
 @api_view(["GET"])
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.get(pk=game_id)
     if game.is_cards and "X-Seat-Key" in request.headers:
-        return JsonResponse(card_state(game, _seat(request, game)))
-    return JsonResponse(game_state(game))
+        return _answer(api_models.CardState, card_state(game, _seat(request, game)))
+    shape = api_models.CardState if game.is_cards else api_models.GameState
+    return _answer(shape, game_state(game))
 
 
 @api_view(["POST"])
@@ -156,10 +193,14 @@ def play_card(request: HttpRequest, game_id: str) -> HttpResponse:
         raise ApiError(404, _("This game is played with dice: it has no cards to play."))
     seat = _seat(request, game)
     body = _json_object(request)
-    version = _int_field(body, "version")
-    move = cards.Move.from_dict({k: v for k, v in body.items() if k != "version"})
-    played = store.play_card(game.pk, seat, move, version=version)
-    return JsonResponse(card_state(played.game, seat), status=201)
+    # The move's own keys are the rules' to judge, in their words (422); `version` is ours.
+    move_keys = {k: v for k, v in body.items() if k != "version"}
+    new = _parse(
+        api_models.NewMove, body, judge=lambda: cards.Move.from_dict(move_keys), version=None
+    )
+    move = cards.Move.from_dict(new.model_dump(exclude={"version"}, exclude_unset=True))
+    played = store.play_card(game.pk, seat, move, version=new.version)
+    return _answer(api_models.CardState, card_state(played.game, seat), status=201)
 
 
 @api_view(["POST"])
@@ -175,7 +216,7 @@ def claim_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
         raise ApiError(
             403, _("That seat key does not open this seat, or the seat was claimed already.")
         ) from None
-    return JsonResponse({"seat_key": fresh})
+    return _answer(api_models.SeatKey, {"seat_key": fresh})
 
 
 @api_view(["POST"])
@@ -188,7 +229,7 @@ def reissue_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
         key = store.reissue_seat(game, seat - 1, request.headers.get("X-Host-Key", ""))
     except Seat.DoesNotExist:
         raise ApiError(404, _("There is no such seat, or the computer plays it.")) from None
-    return JsonResponse({"seat_key": key})
+    return _answer(api_models.SeatKey, {"seat_key": key})
 
 
 def _seat(request: HttpRequest, game: Game) -> int:
@@ -211,25 +252,16 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             raise ApiError(
                 403, _("This needs the game's host key in the X-Host-Key header (or a seat's key).")
             )
-    body = _json_object(request)
-    unknown = set(body) - {"total", "hunt", "target", "heal", "version"}
-    if unknown:
-        raise ApiError(400, _("Unknown field: %(field)s.") % {"field": sorted(unknown)[0]})
-    total = _int_field(body, "total", required=True)
-    assert total is not None
-    hunt = _int_field(body, "hunt")
-    target = _int_field(body, "target")
-    heal = body.get("heal", False)
-    if not isinstance(heal, bool):
-        raise ApiError(400, _("“heal” must be true or false."))
+    new = _parse(api_models.NewTurn, _json_object(request))
     seat_count = game.seats.count()
-    if target is not None and not 1 <= target <= seat_count:
+    if new.target is not None and not 1 <= new.target <= seat_count:
         raise ApiError(
             422, _("“target” is a seat number from 1 to %(seats)s.") % {"seats": seat_count}
         )
-    turn = rules.Turn(total, hunt, None if target is None else target - 1, heal)
-    recorded = store.record_turn(game.pk, turn, version=_int_field(body, "version"), seat=seat)
-    return JsonResponse(game_state(recorded.game), status=201)
+    target = None if new.target is None else new.target - 1
+    turn = rules.Turn(new.total, new.hunt, target, new.heal)
+    recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
+    return _answer(api_models.GameState, game_state(recorded.game), status=201)
 
 
 @api_view(["DELETE"])
@@ -245,7 +277,7 @@ def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
         except ValueError:
             raise ApiError(400, _("“version” must be a whole number.")) from None
     store.undo_last_turn(game.pk, version=version)
-    return JsonResponse(game_state(Game.objects.get(pk=game.pk)))
+    return _answer(api_models.GameState, game_state(Game.objects.get(pk=game.pk)))
 
 
 @require_GET
@@ -329,6 +361,12 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
         )
     try:
         body = json.loads(request.body or b"{}")
+    except RequestDataTooBig:
+        raise ApiError(
+            413,
+            _("The request body is larger than %(most)s kilobytes.")
+            % {"most": upload_limit() // 1024},
+        ) from None
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, _("The request body is not valid JSON.")) from None
     if not isinstance(body, dict):
@@ -336,15 +374,41 @@ def _json_object(request: HttpRequest) -> dict[str, Any]:
     return body
 
 
-def _int_field(body: dict[str, Any], key: str, *, required: bool = False) -> int | None:
-    value = body.get(key)
-    if value is None:
-        if required:
-            raise ApiError(400, _("“%(field)s” is required.") % {"field": key})
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": key})
-    return value
+def _parse(
+    model: type[Model], data: Mapping[str, Any], judge: Judge | None = None, **judges: Judge | None
+) -> Model:
+    """`data` as `model`, or the refusal of its first fault, as one sentence naming the field.
+
+    A field with a judge in `judges` (or `judge` for any other) has its fault explained by
+    that judge, which raises the refusal of the authority on it (the rules' 422, say); a
+    judge named None, or no judge, or a judge that finds nothing, leaves a 400.
+    """
+    try:
+        return model.model_validate(data)
+    except pydantic.ValidationError as error:
+        faults = error.errors()
+    # Unknown fields first, as a typo is the likeliest reason for everything else.
+    first = min(faults, key=lambda fault: fault["type"] != "extra_forbidden")
+    field = str(first["loc"][0]) if first["loc"] else ""
+    explain = judges.get(field, judge)
+    if explain is not None:
+        explain()
+    kind = first["type"]
+    if first["input"] is None and field in model.model_fields:
+        kind = "missing" if model.model_fields[field].is_required() else kind
+    raise ApiError(400, _fault_sentence(field, kind))
+
+
+def _fault_sentence(field: str, kind: str) -> str:
+    if kind == "extra_forbidden":
+        return _("Unknown field: %(field)s.") % {"field": field}
+    if kind == "missing":
+        return _("“%(field)s” is required.") % {"field": field}
+    if kind.startswith("int_"):
+        return _("“%(field)s” must be a whole number.") % {"field": field}
+    if kind.startswith("bool_"):
+        return _("“%(field)s” must be true or false.") % {"field": field}
+    return _("“%(field)s” is not of the right kind.") % {"field": field}
 
 
 @api_view(["GET"])
@@ -352,12 +416,13 @@ def odds(request: HttpRequest) -> HttpResponse:
     """Exact odds of one turn under best play (DESIGN.md: GET /api/odds)."""
     ruleset = _odds_rules(request)
     result = turn_odds(ruleset.target, ruleset.set_aside)
-    return JsonResponse(
+    return _answer(
+        api_models.Odds,
         {
             "p_beat": round(float(result.p_beat), 6),
             "p_beat_exact": f"{result.p_beat.numerator}/{result.p_beat.denominator}",
             "totals": {str(total): float(p) for total, p in result.totals.items()},
-        }
+        },
     )
 
 
@@ -371,19 +436,30 @@ def odds_choices(request: HttpRequest) -> HttpResponse:
     except ValueError:
         raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "roll"}) from None
     choices = keep_choices(roll, kept, ruleset.target, ruleset.set_aside)
-    return JsonResponse(
-        {"choices": [{"keep": list(c.keep), "p_beat": round(float(c.p_beat), 6)} for c in choices]}
+    return _answer(
+        api_models.OddsChoices,
+        {"choices": [{"keep": list(c.keep), "p_beat": round(float(c.p_beat), 6)} for c in choices]},
     )
 
 
 def _odds_rules(request: HttpRequest) -> rules.RuleSet:
-    raw = request.GET.get("target", "30")
+    query = {key: request.GET[key] for key in ("set_aside", "target") if key in request.GET}
+    # A number the rules refuse is theirs to explain (422); text that is no number is a 400.
+    asked = _parse(api_models.OddsQuery, query, judge=lambda: _judge_odds(query))
+    return rules.RuleSet.from_dict(asked.model_dump())
+
+
+def _judge_odds(query: dict[str, str]) -> None:
     try:
-        target = int(raw)
+        target = int(query.get("target", "30"))
     except ValueError:
-        raise ApiError(
-            400, _("“%(field)s” must be a whole number.") % {"field": "target"}
-        ) from None
-    return rules.RuleSet.from_dict(
-        {"target": target, "set_aside": request.GET.get("set_aside", "any")}
-    )
+        return
+    rules.RuleSet.from_dict({"target": target, "set_aside": query.get("set_aside", "any")})
+
+
+def _answer(
+    model: type[pydantic.BaseModel], data: dict[str, Any], status: int = 200
+) -> HttpResponse:
+    """`data` in the shape of `model`, the shape the OpenAPI document promises."""
+    shaped = model.model_validate(data).model_dump(mode="json", exclude_unset=True)
+    return JsonResponse(shaped, status=status)

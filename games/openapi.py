@@ -1,255 +1,219 @@
-"""The OpenAPI description of the public JSON API, served at /api/openapi.json."""
+"""The OpenAPI document of the public JSON API, served at /api/openapi.json.
+
+Every schema in it is generated from the models in `games/api_models.py`, the same models the
+views validate requests with; this module only adds the table of paths and operations.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
 
-from games.rules import MAX_PLAYERS, MAX_TOTAL, MIN_PLAYERS, MIN_TOTAL
-from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
+from pydantic import BaseModel
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-_ERROR = {"$ref": "#/components/schemas/Error"}
-_STATE = {"$ref": "#/components/schemas/GameState"}
-_GAME_ID = {
-    "name": "game_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string", "maxLength": 16},
+from games import api_models as m
+from games.models import GameIdConverter
+
+REF = "#/components/schemas/{model}"
+
+STATUS_TEXT = {
+    400: "Malformed request: not JSON, a wrong type, a missing or unknown field",
+    401: "This instance's password is needed (Authorization: Bearer)",
+    403: "Missing or wrong key, or not this seat's turn",
+    404: "No such game, or nothing of the kind in this game",
+    409: "A finished game, a stale version, or a card that cannot be taken back",
+    413: "Request body too large",
+    415: "Body not sent as application/json",
+    422: "Refused by the rules",
+    429: "Too many wrong keys or passwords from this address: wait and try again",
 }
-_HOST_KEY = {"name": "X-Host-Key", "in": "header", "required": True, "schema": {"type": "string"}}
-# A turn may come from the host, or from a player's own seat when the host allows it.
-_TURN_KEYS = [
-    _HOST_KEY | {"required": False},
-    {"name": "X-Seat-Key", "in": "header", "required": False, "schema": {"type": "string"}},
-]
 
 
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Param:
+    name: str
+    where: Literal["path", "query", "header"]
+    schema: dict[str, Any]
+    required: bool = False
+    description: str = ""
+
+
+GAME_ID = Param(
+    "game_id", "path", {"type": "string", "pattern": f"^{GameIdConverter.regex}$"}, required=True
+)
+SEAT = Param("seat", "path", {"type": "integer"}, required=True, description="From 1")
+HOST_KEY = Param("X-Host-Key", "header", {"type": "string"}, description="The host's key")
+SEAT_KEY = Param("X-Seat-Key", "header", {"type": "string"}, description="A seat's own key")
+VERSION = Param("version", "query", {"type": "integer"}, description="The version last seen")
+_ODDS = m.OddsQuery.model_json_schema()["properties"]
+SET_ASIDE = Param("set_aside", "query", _ODDS["set_aside"])
+TARGET = Param("target", "query", _ODDS["target"])
+ROLL = Param(
+    "roll",
+    "query",
+    {"type": "string", "pattern": "^[1-6](,[1-6]){0,5}$"},
+    required=True,
+    description="The dice still in hand, such as 6,6,5,1,1,2",
+)
+KEPT = Param(
+    "kept",
+    "query",
+    {"type": "integer", "minimum": 0, "default": 0},
+    description="The sum already set aside",
+)
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: Literal["get", "post", "delete"]
+    path: str
+    summary: str
+    answer: tuple[int, type[BaseModel] | tuple[type[BaseModel], ...]]
+    refusals: tuple[int, ...]
+    params: tuple[Param, ...] = ()
+    body: type[BaseModel] | None = None
+
+
+OPERATIONS = (
+    Operation(
+        "post",
+        "/api/games",
+        "Create a game; the answer has the host key and the seat keys",
+        (201, (m.NewGameState, m.NewCardState)),
+        (400, 401, 413, 415, 422, 429),
+        body=m.NewGame,
+    ),
+    Operation(
+        "get",
+        "/api/games/{game_id}",
+        "The game state (a card game's own hand with that seat's key)",
+        (200, (m.GameState, m.CardState)),
+        (403, 404, 429),
+        (GAME_ID, SEAT_KEY),
+    ),
+    Operation(
+        "post",
+        "/api/games/{game_id}/turns",
+        "Record a dice turn (the host's key, or the roller's own seat key)",
+        (201, m.GameState),
+        (400, 403, 404, 409, 413, 415, 422, 429),
+        (GAME_ID, HOST_KEY, SEAT_KEY),
+        m.NewTurn,
+    ),
+    Operation(
+        "delete",
+        "/api/games/{game_id}/turns/last",
+        "Undo the last dice turn",
+        (200, m.GameState),
+        (400, 403, 404, 409, 422, 429),
+        (GAME_ID, HOST_KEY, VERSION),
+    ),
+    Operation(
+        "post",
+        "/api/games/{game_id}/moves",
+        "Play a card from the seat's own hand",
+        (201, m.CardState),
+        (400, 403, 404, 409, 413, 415, 422, 429),
+        (GAME_ID, SEAT_KEY),
+        m.NewMove,
+    ),
+    Operation(
+        "post",
+        "/api/games/{game_id}/seats/{seat}/claim",
+        "Claim a card game's seat: the key given becomes a fresh one",
+        (200, m.SeatKey),
+        (403, 404, 429),
+        (GAME_ID, SEAT, SEAT_KEY),
+    ),
+    Operation(
+        "post",
+        "/api/games/{game_id}/seats/{seat}/reissue",
+        "The host gives a card game's seat a new claimable key",
+        (200, m.SeatKey),
+        (403, 404, 429),
+        (GAME_ID, SEAT, HOST_KEY),
+    ),
+    Operation(
+        "get",
+        "/api/odds",
+        "Exact odds of one dice turn under best play",
+        (200, m.Odds),
+        (400, 422, 429),
+        (SET_ASIDE, TARGET),
+    ),
+    Operation(
+        "get",
+        "/api/odds/choices",
+        "Every legal choice of dice to set aside from a roll, best first",
+        (200, m.OddsChoices),
+        (400, 422, 429),
+        (ROLL, KEPT, SET_ASIDE, TARGET),
+    ),
+)
+
+
+def _answers(operation: Operation) -> list[type[BaseModel]]:
+    models = operation.answer[1]
+    return list(models) if isinstance(models, tuple) else [models]
+
+
+@cache
+def _components() -> tuple[dict[Any, Any], dict[str, Any]]:
+    wanted: dict[tuple[type[BaseModel], JsonSchemaMode], None] = {(m.Error, "serialization"): None}
+    for operation in OPERATIONS:
+        if operation.body is not None:
+            wanted[operation.body, "validation"] = None
+        for model in _answers(operation):
+            wanted[model, "serialization"] = None
+    refs, schemas = models_json_schema(list(wanted), ref_template=REF)
+    return refs, schemas.get("$defs", {})
+
+
+def _content(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _errors(*codes: int) -> dict[str, Any]:
-    text = {
-        400: "Malformed request",
-        401: "The instance's password is needed",
-        403: "Missing or wrong host key",
-        404: "Unknown game",
-        409: "Finished game or stale version",
-        413: "Request body too large",
-        415: "Body not sent as application/json",
-        422: "Refused by the rules",
-        429: "Too many wrong keys from this address",
+def _operation(operation: Operation, refs: dict[Any, Any]) -> dict[str, Any]:
+    answers = [refs[model, "serialization"] for model in _answers(operation)]
+    status, _ = operation.answer
+    error = refs[m.Error, "serialization"]
+    spec: dict[str, Any] = {
+        "summary": operation.summary,
+        "operationId": f"{operation.method}_{operation.path}",
+        "responses": {
+            str(status): _content(answers[0] if len(answers) == 1 else {"anyOf": answers}, "OK")
+        }
+        | {str(code): _content(error, STATUS_TEXT[code]) for code in operation.refusals},
     }
-    return {str(code): _json(_ERROR, text[code]) for code in codes}
+    if operation.params:
+        spec["parameters"] = [
+            {"name": p.name, "in": p.where, "required": p.required, "schema": p.schema}
+            | ({"description": p.description} if p.description else {})
+            for p in operation.params
+        ]
+    if operation.body is not None:
+        spec["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": refs[operation.body, "validation"]}},
+        }
+    return spec
 
 
+@cache
 def openapi_schema() -> dict[str, Any]:
-    rules_schema = {
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {
-            "preset": {"enum": ["thirty", "30s"]},
-            "start_points": {
-                "type": "integer",
-                "minimum": MIN_START_POINTS,
-                "maximum": MAX_START_POINTS,
-            },
-            "target": {"type": "integer", "minimum": MIN_TARGET, "maximum": MAX_TARGET},
-            "set_aside": {"enum": ["any", "one"]},
-            "on_failure": {"enum": ["nothing", "one", "shortfall"]},
-            "empty_seat": {"enum": ["carry", "lost"]},
-            "hunt_dice": {"enum": ["six", "margin"]},
-            "end": {"enum": ["last_standing", "first_out"]},
-            "healing": {"type": "boolean"},
-            "free_for_all": {"type": "boolean"},
-            "weaker_attacks": {"type": "boolean"},
-            "precise_elimination": {"type": "boolean"},
-        },
-    }
+    refs, schemas = _components()
+    paths: dict[str, dict[str, Any]] = {}
+    for operation in OPERATIONS:
+        paths.setdefault(operation.path, {})[operation.method] = _operation(operation, refs)
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {
             "title": "Thirty",
             "version": "1",
-            "description": "Score sheets for the Thirty dice games.",
+            "description": "Live score sheets for the Thirty dice games, and the card game.",
         },
-        "paths": {
-            "/api/games": {
-                "post": {
-                    "summary": "Create a game",
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["players"],
-                                    "additionalProperties": False,
-                                    "properties": {
-                                        "name": {"type": "string", "maxLength": 80},
-                                        "players": {
-                                            "type": "array",
-                                            "minItems": MIN_PLAYERS,
-                                            "maxItems": MAX_PLAYERS,
-                                            "items": {
-                                                "type": "string",
-                                                "minLength": 1,
-                                                "maxLength": 40,
-                                            },
-                                        },
-                                        "rules": rules_schema,
-                                    },
-                                }
-                            }
-                        },
-                    },
-                    "responses": {
-                        "201": _json(
-                            {
-                                "allOf": [
-                                    _STATE,
-                                    {
-                                        "type": "object",
-                                        "properties": {"host_key": {"type": "string"}},
-                                    },
-                                ]
-                            },
-                            "The new game, with its host key (returned only here)",
-                        ),
-                        **_errors(400, 401, 415, 422),
-                    },
-                }
-            },
-            "/api/games/{game_id}": {
-                "get": {
-                    "summary": "The game state",
-                    "parameters": [_GAME_ID],
-                    "responses": {"200": _json(_STATE, "The game"), **_errors(404)},
-                }
-            },
-            "/api/games/{game_id}/turns": {
-                "post": {
-                    "summary": "Record a turn",
-                    "parameters": [_GAME_ID, *_TURN_KEYS],
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "required": ["total"],
-                                    "additionalProperties": False,
-                                    "properties": {
-                                        "total": {
-                                            "type": "integer",
-                                            "minimum": MIN_TOTAL,
-                                            "maximum": MAX_TOTAL,
-                                        },
-                                        "hunt": {
-                                            "type": "integer",
-                                            "minimum": 0,
-                                            "maximum": 6,
-                                            "nullable": True,
-                                        },
-                                        "target": {
-                                            "type": "integer",
-                                            "minimum": 1,
-                                            "nullable": True,
-                                        },
-                                        "heal": {"type": "boolean"},
-                                        "version": {"type": "integer"},
-                                    },
-                                }
-                            }
-                        },
-                    },
-                    "responses": {
-                        "201": _json(_STATE, "The new state"),
-                        **_errors(400, 403, 404, 409, 415, 422, 429),
-                    },
-                }
-            },
-            "/api/games/{game_id}/turns/last": {
-                "delete": {
-                    "summary": "Undo the last turn",
-                    "parameters": [
-                        _GAME_ID,
-                        _HOST_KEY,
-                        {
-                            "name": "version",
-                            "in": "query",
-                            "required": False,
-                            "schema": {"type": "integer"},
-                        },
-                    ],
-                    "responses": {
-                        "200": _json(_STATE, "The state after the undo"),
-                        **_errors(400, 403, 404, 409, 422, 429),
-                    },
-                }
-            },
-        },
-        "components": {
-            "schemas": {
-                "Error": {
-                    "type": "object",
-                    "required": ["error"],
-                    "properties": {"error": {"type": "string"}},
-                },
-                "GameState": {
-                    "type": "object",
-                    "required": [
-                        "id",
-                        "name",
-                        "rules",
-                        "seats",
-                        "turns",
-                        "next_roller",
-                        "winners",
-                        "finished",
-                        "version",
-                    ],
-                    "properties": {
-                        "id": {"type": "string"},
-                        "name": {"type": "string"},
-                        "rules": rules_schema,
-                        "seats": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["seat", "name", "points", "out"],
-                                "properties": {
-                                    "seat": {"type": "integer"},
-                                    "name": {"type": "string"},
-                                    "points": {"type": "integer"},
-                                    "out": {"type": "boolean"},
-                                },
-                            },
-                        },
-                        "turns": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["number", "roller", "total", "hunt", "cells"],
-                                "properties": {
-                                    "number": {"type": "integer"},
-                                    "roller": {"type": "integer"},
-                                    "total": {"type": "integer"},
-                                    "hunt": {"type": "integer", "nullable": True},
-                                    "target": {"type": "integer", "nullable": True},
-                                    "heal": {"type": "boolean"},
-                                    "effect": {
-                                        "enum": ["missed", "hit", "lost", "healed", "overshot"]
-                                    },
-                                    "cells": {"type": "array", "items": {"type": "integer"}},
-                                },
-                            },
-                        },
-                        "next_roller": {"type": "integer", "nullable": True},
-                        "winners": {"type": "array", "items": {"type": "integer"}},
-                        "finished": {"type": "boolean"},
-                        "version": {"type": "integer"},
-                    },
-                },
-            }
-        },
+        "paths": paths,
+        "components": {"schemas": schemas},
     }

@@ -9,8 +9,15 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Turn
+from tests.openapi_check import CheckedClient
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client() -> Client:
+    """Every answer from /api/ is checked against the OpenAPI document."""
+    return CheckedClient()
 
 
 def post(client: Client, url: str, body: Any, key: str | None = None) -> Any:
