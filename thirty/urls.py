@@ -9,6 +9,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<str:game_id>/", views.game_page, name="game"),
     path("g/<str:game_id>/live", views.live, name="live"),
+    path("g/<str:game_id>/events", views.events, name="events"),
     path("g/<str:game_id>/turn", views.turn, name="turn"),
     path("g/<str:game_id>/undo", views.undo, name="undo"),
     path("g/<str:game_id>/rematch", views.rematch, name="rematch"),
@@ -25,6 +26,7 @@ urlpatterns = [
     path("api/odds", api.odds, name="api_odds"),
     path("api/odds/choices", api.odds_choices, name="api_odds_choices"),
     path("api/games/<str:game_id>", api.game_detail, name="api_game"),
+    path("api/games/<str:game_id>/events", views.events, name="api_events"),
     path("api/games/<str:game_id>/turns", api.add_turn, name="api_turns"),
     path("api/games/<str:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
 ]
