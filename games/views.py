@@ -18,6 +18,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
@@ -229,9 +230,12 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     no thread and no query while nothing happens."""
     hear_other_processes()
     threaded = isinstance(request, WSGIRequest)
-    # Under ASGI, not in the thread Django makes for this request (its database connection
-    # would stay open there after the thread is gone), but in the shared pool.
-    version = await sync_to_async(current_version, thread_sensitive=threaded)(game_id)
+    if threaded:
+        version = await sync_to_async(_version_then_let_go)(game_id)
+    else:
+        # Not in the thread Django makes for this request (its database connection would
+        # stay open there after the thread is gone), but in the shared pool.
+        version = await sync_to_async(current_version, thread_sensitive=False)(game_id)
     if version is None:
         if request.path.startswith("/api/"):
             return JsonResponse({"error": _("There is no such game.")}, status=404)
@@ -244,6 +248,15 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
+
+
+def _version_then_let_go(game_id: str) -> int | None:
+    """The version, read in the request's own thread, which then streams for a while and
+    needs no database connection meanwhile."""
+    try:
+        return current_version(game_id)
+    finally:
+        connection.close()
 
 
 RETRY = b"retry: 1000\n"

@@ -19,6 +19,10 @@
   document.body.addEventListener("htmx:sseMessage", () => { streamHealthy = true; });
   document.body.addEventListener("htmx:sseError", () => { streamHealthy = false; });
   document.body.addEventListener("htmx:sseClose", () => { streamHealthy = false; });
+  // A fetch that failed (the network dropped for a moment) is tried again by the next poll.
+  const liveFailed = (event) => { if (event.detail.elt.id === "live") lastLive = 0; };
+  document.body.addEventListener("htmx:sendError", liveFailed);
+  document.body.addEventListener("htmx:responseError", liveFailed);
 
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     const elt = event.detail.elt;
