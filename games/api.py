@@ -24,6 +24,7 @@ from games.models import Game
 from games.names import clean_player_names, default_game_name
 from games.openapi import openapi_schema
 from games.rules.odds import keep_choices, turn_odds
+from games.state import State, current_state, game_state
 from games.translate import rule_error_message
 
 MAX_GAME_NAME = 80
@@ -110,12 +111,21 @@ def create_game(request: HttpRequest) -> HttpResponse:
         raise ApiError(400, _("“rules” must be an object of named options."))
     ruleset = rules.RuleSet.from_dict(raw_rules)
     game, host_key = store.create_game(name.strip() or default_game_name(names), names, ruleset)
-    return JsonResponse(game_state(game) | {"host_key": host_key}, status=201)
+    return JsonResponse(game_state(game).as_dict() | {"host_key": host_key}, status=201)
 
 
 @api_view(["GET"])
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
-    return JsonResponse(game_state(Game.objects.get(pk=game_id)))
+    """The state, from this process's copy for the current version when it has one; with
+    `?since=N`, only the turns numbered above N."""
+    since = request.GET.get("since")
+    if since is not None and not since.isdigit():
+        raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "since"})
+    return _state_response(current_state(game_id), int(since or 0))
+
+
+def _state_response(state: State, since: int = 0, status: int = 200) -> HttpResponse:
+    return HttpResponse(state.body(since), content_type="application/json", status=status)
 
 
 @api_view(["POST"])
@@ -146,7 +156,7 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
         )
     turn = rules.Turn(total, hunt, None if target is None else target - 1, heal)
     recorded = store.record_turn(game.pk, turn, version=_int_field(body, "version"), seat=seat)
-    return JsonResponse(game_state(recorded.game), status=201)
+    return _state_response(game_state(recorded.game), status=201)
 
 
 @api_view(["DELETE"])
@@ -159,51 +169,12 @@ def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             version = int(raw_version)
         except ValueError:
             raise ApiError(400, _("“version” must be a whole number.")) from None
-    store.undo_last_turn(game.pk, version=version)
-    return JsonResponse(game_state(Game.objects.get(pk=game.pk)))
+    return _state_response(game_state(store.undo_last_turn(game.pk, version=version)))
 
 
 @require_GET
 def schema(request: HttpRequest) -> HttpResponse:
     return JsonResponse(openapi_schema())
-
-
-def game_state(game: Game) -> dict[str, Any]:
-    """The game as the API shows it: seats and turns numbered from 1, everything derived."""
-    snapshot = store.load_snapshot(game)
-    position = snapshot.position
-    next_roller = position.next_roller
-    return {
-        "id": game.pk,
-        "name": game.name,
-        "rules": snapshot.rules.to_dict(),
-        "seats": [
-            {
-                "seat": seat + 1,
-                "name": name,
-                "points": position.points[seat],
-                "out": position.is_out(seat),
-            }
-            for seat, name in enumerate(snapshot.names)
-        ],
-        "turns": [
-            {
-                "number": stored.number,
-                "roller": stored.row.roller + 1,
-                "total": stored.row.turn.total,
-                "hunt": stored.row.turn.hunt,
-                "target": None if stored.row.turn.target is None else stored.row.turn.target + 1,
-                "heal": stored.row.turn.heal,
-                "effect": stored.row.effect.value,
-                "cells": list(stored.row.cells),
-            }
-            for stored in snapshot.rows
-        ],
-        "next_roller": None if next_roller is None else next_roller + 1,
-        "winners": [seat + 1 for seat in position.winners],
-        "finished": position.finished,
-        "version": game.version,
-    }
 
 
 def _game_for_host(request: HttpRequest, game_id: str) -> Game:

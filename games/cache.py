@@ -142,6 +142,20 @@ class _Memory:
                 self.entries.popitem(last=False)
         return value
 
+    def peek(self, key: Hashable) -> Any:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+                return self.entries[key]
+            return None
+
+    def put(self, key: Hashable, value: object) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
@@ -160,8 +174,16 @@ def remembered(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     return _memory.get_or_build(key, build)
 
 
-def remember(key: tuple[Hashable, ...], value: object) -> None:
-    _memory.get_or_build(key, lambda: value)
+def remember(key: tuple[Hashable, ...], value: object, *, replace: bool = False) -> None:
+    if replace:
+        _memory.put(key, value)
+    else:
+        _memory.get_or_build(key, lambda: value)
+
+
+def peek(key: tuple[Hashable, ...]) -> Any:
+    """The value remembered for `key`, whatever the language, or None."""
+    return _memory.peek(key)
 
 
 def clear() -> None:

@@ -118,8 +118,52 @@ def openapi_schema() -> dict[str, Any]:
             "/api/games/{game_id}": {
                 "get": {
                     "summary": "The game state",
+                    "description": (
+                        "Answered from a copy kept per game version, so asking often is cheap;"
+                        " `since` leaves out the turns a client already has."
+                    ),
+                    "parameters": [
+                        _GAME_ID,
+                        {
+                            "name": "since",
+                            "in": "query",
+                            "required": False,
+                            "description": "Only the turns numbered above this one.",
+                            "schema": {"type": "integer", "minimum": 0},
+                        },
+                    ],
+                    "responses": {"200": _json(_STATE, "The game"), **_errors(400, 404)},
+                }
+            },
+            "/api/games/{game_id}/events": {
+                "get": {
+                    "summary": "Follow the game without polling (server-sent events)",
+                    "description": (
+                        "A `text/event-stream` that stays open. The first event is the version"
+                        " now, then one event follows every change. Each event is `id: N`,"
+                        ' `event: version` and `data: {"version": N}`; nothing else about the'
+                        " game travels on the stream, so ask `GET /api/games/{game_id}`"
+                        " (with `since`) for what changed. A comment line (`: keep-alive`)"
+                        " comes every 20 seconds while nothing happens. After a dropped"
+                        " connection, connect again (`retry: 1000` asks for one second) and"
+                        " compare the first version with the one you have."
+                    ),
                     "parameters": [_GAME_ID],
-                    "responses": {"200": _json(_STATE, "The game"), **_errors(404)},
+                    "responses": {
+                        "200": {
+                            "description": "The stream of versions",
+                            "content": {
+                                "text/event-stream": {
+                                    "schema": {"type": "string"},
+                                    "example": (
+                                        "retry: 1000\nid: 7\nevent: version\n"
+                                        'data: {"version": 7}\n\n: keep-alive\n\n'
+                                    ),
+                                }
+                            },
+                        },
+                        **_errors(404),
+                    },
                 }
             },
             "/api/games/{game_id}/turns": {
