@@ -7,9 +7,9 @@ newest version it has heard of for each. Three things publish a version into it:
 - on PostgreSQL, the versions every process hears over `LISTEN` (`games.versions`), so a
   change made through one process is pushed by every other;
 - on SQLite, a watcher thread that reads SQLite's own change counter (`PRAGMA data_version`,
-  a few microseconds) every 50 ms while anything is waiting, and reads the versions of the
+  a few microseconds) every 20 ms while anything is waiting, and reads the versions of the
   watched games when another connection has committed: so several worker processes on one
-  machine also hear each other within about 50 ms, for no measurable cost while idle.
+  machine also hear each other within about 20 ms, for no measurable cost while idle.
 
 A stream only ever carries a version; the page then asks `/g/<id>/live` for what is new
 since the version it shows, which works the same for every kind of game.
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 20.0
-SQLITE_CHECK_SECONDS = 0.05
+SQLITE_CHECK_SECONDS = 0.02
 
 
 @dataclass(eq=False)
