@@ -6,30 +6,26 @@ Two kinds of request share one process and one port:
   handler, where they are async views: an open stream is a coroutine waiting in the event
   loop, with no thread and no query while nothing happens, so a thousand phones cost
   almost nothing;
-- everything else goes to Django's WSGI handler, run in a small thread pool by a2wsgi.
-  The pages are sync views, and Django's ASGI handler would run each in a thread of its
-  own made for that request and hop between the loop and threads several times per
-  request: measured here at a third to a fifth of the WSGI requests per second. Through
-  a2wsgi a page costs one hop (docs/benchmarks.md has the figures).
+- everything else goes to Django's WSGI handler, run in a small thread pool with one hop
+  between the loop and a thread per request (thirty/pages.py). The pages are sync views:
+  Django's ASGI handler would run each in a thread made for that request and hop between
+  the loop and threads several times, measured here at a third to a fifth of the WSGI
+  requests per second; a2wsgi, which streams every answer through the loop, cost about
+  three times the CPU of a bare WSGI request. One hop costs about 0.1 ms more than WSGI
+  (docs/benchmarks.md has the figures).
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 
-from a2wsgi import WSGIMiddleware
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thirty.settings")
+from thirty.pages import Receive, Scope, Send, WsgiInThreads
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thirty.settings")
 
 STREAMS = re.compile(r"^/(?:g|api/games)/[^/]+/events$")
 # Python threads per worker process for the sync views: the views are CPU-bound under one
@@ -37,7 +33,7 @@ STREAMS = re.compile(r"^/(?:g|api/games)/[^/]+/events$")
 PAGE_THREADS = int(os.getenv("WEB_THREADS", "1"))
 
 streams = get_asgi_application()
-pages = WSGIMiddleware(get_wsgi_application(), workers=PAGE_THREADS)  # type: ignore[arg-type]
+pages = WsgiInThreads(get_wsgi_application(), PAGE_THREADS)
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
@@ -53,9 +49,4 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         await streams(scope, receive, send)  # type: ignore[arg-type]
         return
 
-    async def receive_body() -> Message:
-        # a2wsgi hands `receive()` to run_coroutine_threadsafe, which wants a coroutine;
-        # granian's receive returns another kind of awaitable.
-        return await receive()
-
-    await pages(scope, receive_body, send)  # type: ignore[arg-type]
+    await pages(scope, receive, send)
