@@ -7,9 +7,9 @@ import json
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 
+from tests.web.loops import own_loop
 from thirty.asgi import application
 from thirty.pages import wsgi_environ
 
@@ -35,7 +35,7 @@ def scope(method: str, path: str, query: bytes = b"", **headers: str) -> dict[st
     }
 
 
-@async_to_sync
+@own_loop
 async def call(request: dict[str, Any], body: bytes = b"") -> tuple[int, list[Any], bytes]:
     communicator = ApplicationCommunicator(application, request)  # type: ignore[no-untyped-call]
     half = len(body) // 2

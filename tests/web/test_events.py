@@ -9,12 +9,13 @@ from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test import AsyncClient, Client
 
 from games import push, rules, store
 from tests.factories import make_game
+from tests.web.loops import own_loop, own_thread
 
 # The stream reads the version in another thread, so the game must be committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,7 +44,7 @@ async def open_stream(url: str) -> tuple[Any, AsyncIterator[bytes]]:
 def test_it_sends_the_version_now_and_then_every_change(url: str) -> None:
     game = make_game()
 
-    @async_to_sync
+    @own_loop
     async def run() -> None:
         _, chunks = await open_stream(url.format(game.pk))
         assert await next_chunk(chunks) == event(1)
@@ -60,7 +61,7 @@ def test_it_sends_heartbeats_while_nothing_happens(monkeypatch: pytest.MonkeyPat
     game = make_game()
     monkeypatch.setattr(push, "HEARTBEAT_SECONDS", 0.05)
 
-    @async_to_sync
+    @own_loop
     async def run() -> None:
         _, chunks = await open_stream(f"/g/{game.pk}/events")
         assert await next_chunk(chunks) == event(1)
@@ -75,7 +76,7 @@ def test_on_sqlite_it_hears_a_change_committed_by_another_process() -> None:
     """Another process's write reaches this process only through SQLite's change counter."""
     game = make_game()
 
-    @async_to_sync
+    @own_loop
     async def run() -> None:
         _, chunks = await open_stream(f"/g/{game.pk}/events")
         assert await next_chunk(chunks) == event(1)
@@ -90,8 +91,8 @@ def test_on_sqlite_it_hears_a_change_committed_by_another_process() -> None:
 
 
 def test_an_unknown_game_is_404_and_the_api_says_why() -> None:
-    assert Client().get("/g/nothing/events").status_code == 404
-    answer = Client().get("/api/games/nothing/events")
+    assert own_thread(lambda: Client().get("/g/nothing/events")).status_code == 404
+    answer = own_thread(lambda: Client().get("/api/games/nothing/events"))
     assert answer.status_code == 404
     assert answer.json() == {"error": "There is no such game."}
 
@@ -108,7 +109,7 @@ def test_a_waiting_stream_hears_a_newer_version_from_a_later_stream() -> None:
     """Two streams of one game: the second read a newer version before it was published."""
     hub = push.Hub()
 
-    @async_to_sync
+    @own_loop
     async def run() -> None:
         first = hub.versions("g", 1)
         assert await next_chunk(first) == 1
