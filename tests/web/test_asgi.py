@@ -4,17 +4,27 @@ a thread, event streams through its ASGI handler."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from asgiref.testing import ApplicationCommunicator
+from django.db import connections
 
 from tests.web.loops import own_loop
-from thirty.asgi import application
+from thirty.asgi import application, pages
 from thirty.pages import wsgi_environ
 
 # The pages run in the application's own thread, with its own database connection.
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _let_go_of_the_database() -> Iterator[None]:
+    """The pages' thread keeps its database connection, as in production; a test database
+    with a connection left open could not be dropped at the end of the run."""
+    yield
+    pages.executor.submit(connections.close_all).result()
 
 
 def scope(method: str, path: str, query: bytes = b"", **headers: str) -> dict[str, Any]:

@@ -8,12 +8,14 @@ import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
 
+import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
-from django.test import AsyncClient, Client
+from django.test import AsyncClient, Client, override_settings
 
-from games import push, rules, store
+from games import cache, push, rules, store
+from games.versions import CHANNEL
 from tests.factories import make_game
 from tests.web.loops import own_loop, own_thread
 
@@ -71,7 +73,7 @@ def test_it_sends_heartbeats_while_nothing_happens(monkeypatch: pytest.MonkeyPat
     run()
 
 
-@pytest.mark.skipif("connection.vendor != 'sqlite'")
+@pytest.mark.sqlite
 def test_on_sqlite_it_hears_a_change_committed_by_another_process() -> None:
     """Another process's write reaches this process only through SQLite's change counter."""
     game = make_game()
@@ -88,6 +90,39 @@ def test_on_sqlite_it_hears_a_change_committed_by_another_process() -> None:
         assert await next_chunk(chunks, 2.0) == event(5)
 
     run()
+
+
+@pytest.mark.postgres
+@override_settings(THIRTY_VERSION_PUSH=True)
+def test_on_postgresql_it_hears_a_change_committed_by_another_process() -> None:
+    """Another process's write reaches this process only through LISTEN/NOTIFY."""
+    game = make_game()
+    board = cache.version_board()
+    assert board is not None
+    try:
+        assert board.wait_until_listening(5)
+
+        @own_loop
+        async def run() -> None:
+            _, chunks = await open_stream(f"/g/{game.pk}/events")
+            assert await next_chunk(chunks) == event(1)
+            params = connection.settings_dict
+            other = psycopg.connect(
+                dbname=params["NAME"],
+                user=params["USER"],
+                password=params["PASSWORD"] or None,
+                host=params["HOST"],
+                port=params["PORT"],
+                autocommit=True,
+            )
+            with other:
+                other.execute("UPDATE games_game SET version = 5 WHERE id = %s", [game.pk])
+                other.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk}:5"])
+            assert await next_chunk(chunks, 2.0) == event(5)
+
+        run()
+    finally:
+        cache.stop_version_board()
 
 
 def test_an_unknown_game_is_404_and_the_api_says_why() -> None:
