@@ -119,7 +119,10 @@ class Hub:
                 if self.latest(game_id) != seen:
                     continue  # published between the look and the clear
                 try:
-                    await asyncio.wait_for(event.wait(), HEARTBEAT_SECONDS)
+                    # A timeout scope, not wait_for: no task made per wait, which counts
+                    # when a change wakes a thousand streams at once.
+                    async with asyncio.timeout(HEARTBEAT_SECONDS):
+                        await event.wait()
                 except TimeoutError:
                     yield None
         finally:
