@@ -50,6 +50,8 @@ class Game(models.Model):
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL)
     # Whether players may enter their own turns from their phones, with their seat's link.
     seats_play = models.BooleanField(default=True)
+    # Who rolled the last row, kept with the version (see `Seat.cell_sum`).
+    last_roller = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = (models.Index(fields=["-created_at"], name="game_newest_first"),)
@@ -75,6 +77,10 @@ class Seat(models.Model):
     key_hash = models.CharField(max_length=64, blank=True, default="")
     # When a phone first opened this seat's link: the host's page shows who has joined.
     joined_at = models.DateTimeField(null=True, blank=True)
+    # The sum of this seat's cells, kept in the transaction that writes or removes a row:
+    # with `Game.last_roller`, all the rules need to go on, read in one small query by any
+    # process, however long the game.
+    cell_sum = models.IntegerField(default=0)
 
     class Meta:
         ordering = ("position",)

@@ -7,7 +7,7 @@ client last saw, and bumps the version, so two phones can never record one roll 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -84,16 +84,25 @@ def load_position(game: Game) -> rules.Position:
 
 
 def _add_up_position(game: Game) -> rules.Position:
-    harm = list(
+    """The seats' running sums and the last roller, in one statement (so both are of one
+    version): a handful of rows whatever the length of the game."""
+    rows = list(
         Seat.objects.filter(game=game)
         .order_by("position")
-        .annotate(harm=Coalesce(Sum("cells__value"), 0))
-        .values_list("harm", flat=True)
+        .values_list("cell_sum", "game__last_roller")
     )
-    last_roller = (
-        Turn.objects.filter(game=game).order_by("-number").values_list("roller", flat=True).first()
+    last_roller = rows[0][1] if rows else None
+    return rules.Position.from_cell_sums(game.rules, [total for total, _ in rows], last_roller)
+
+
+def cell_sums(game: Game) -> list[int]:
+    """Each seat's cells added up from the rows themselves (what `Seat.cell_sum` keeps)."""
+    return list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .annotate(total=Coalesce(Sum("cells__value"), 0))
+        .values_list("total", flat=True)
     )
-    return rules.Position.from_cell_sums(game.rules, harm, last_roller)
 
 
 def load_snapshot(game: Game) -> Snapshot:
@@ -187,11 +196,13 @@ def record_turn(
             seat_ids = (
                 Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
             )
+            written = list(zip(seat_ids, row.cells, strict=True))
             Cell.objects.bulk_create(
-                Cell(turn=stored, seat_id=seat_id, value=value)
-                for seat_id, value in zip(seat_ids, row.cells, strict=True)
+                Cell(turn=stored, seat_id=seat_id, value=value) for seat_id, value in written
             )
-            game, after = _bump(game), position.after(row)
+            _add_to_sums(written)
+            game.last_roller = row.roller
+            game, after = _bump(game, "last_roller"), position.after(row)
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -206,8 +217,25 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         last = Turn.objects.filter(game=game).order_by("-number").first()
         if last is None:
             raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
+        _add_to_sums(
+            (seat_id, -value)
+            for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
+        )
         last.delete()
-        return _bump(game)
+        game.last_roller = (
+            Turn.objects.filter(game=game)
+            .order_by("-number")
+            .values_list("roller", flat=True)
+            .first()
+        )
+        return _bump(game, "last_roller")
+
+
+def _add_to_sums(cells: Iterable[tuple[int, int]]) -> None:
+    """Keep `Seat.cell_sum`: a row writes a number in at most two seats' columns."""
+    for seat_id, value in cells:
+        if value:
+            Seat.objects.filter(pk=seat_id).update(cell_sum=F("cell_sum") + value)
 
 
 def start_rematch(game: Game, names: Sequence[str]) -> tuple[Game, str]:
@@ -253,10 +281,10 @@ def _lock(game_id: str, version: int | None) -> Game:
     return game
 
 
-def _bump(game: Game) -> Game:
+def _bump(game: Game, *changed: str) -> Game:
     game.version = F("version") + 1
     game.updated_at = timezone.now()
-    game.save(update_fields=["version", "updated_at"])
+    game.save(update_fields=["version", "updated_at", *changed])
     game.refresh_from_db(fields=["version"])
     announce(game)
     return game
