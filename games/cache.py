@@ -115,7 +115,17 @@ def announce(game: Game) -> None:
     """Tell every process the game's new version, when the current transaction commits:
     this process's streams directly, the others through PostgreSQL."""
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: hub.publish(game_id, version))
+
+    def committed() -> None:
+        # This process's board learns the version before its streams send it: a phone that
+        # asks this process for the update at once must not be told "unchanged" because the
+        # database's own notification is still on its way.
+        if _board is not None:
+            _board.heard(game_id, version)  # also publishes
+        else:
+            hub.publish(game_id, version)
+
+    transaction.on_commit(committed)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk}:{game.version}"])
