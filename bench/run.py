@@ -42,6 +42,7 @@ from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 
+import browser
 import follow
 
 HERE = Path(__file__).resolve().parent
@@ -75,7 +76,7 @@ LONG_TURNS = 499  # the submits of section 3 then record turns 500 to 550
 SHORT_TURNS = 9  # ... and turns 10 to 19 over five short games
 SHORT_GAMES = 5
 SUBMITS = int(env_number("BENCH_SUBMITS", 50))
-API_SUBMITS = 20
+API_SUBMITS = 40
 WRK_SECONDS = env_number("BENCH_WRK_SECONDS", 1)
 WRK_ROUNDS = int(env_number("BENCH_WRK_ROUNDS", 6))
 WRK_CONNECTIONS = 32
@@ -90,6 +91,11 @@ CLIENT_PROCESSES = 2
 LATE_CLIENTS = 64
 LATE_CLOSE = 0.05  # seconds: a mobile network's round trip
 LATE_SECONDS = 3.0
+PUSH_TURNS = int(env_number("BENCH_PUSH_TURNS", 25))
+PUSH_PHONES = 3  # browser pages following the game
+STREAMS = int(env_number("BENCH_STREAMS", 1000))
+STREAM_PROCESSES = 2
+IDLE_SECONDS = env_number("BENCH_IDLE_SECONDS", 22)  # longer than one heartbeat period
 
 
 # -- small helpers ----------------------------------------------------------------------------
@@ -459,6 +465,7 @@ class Bench:
     def _build_small_games(self, level_games: int) -> tuple[list[Built], Built, list[Built]]:
         shorts = [build_game(self.client, f"bench short {i}", SHORT_TURNS) for i in range(5)]
         followed = build_game(self.client, "bench follow", 10)
+        self.push_game = build_game(self.client, "bench push", 10)
         levels = [build_game(self.client, f"bench phones {i}", 3) for i in range(level_games)]
         return shorts, followed, levels
 
@@ -490,18 +497,25 @@ class Bench:
             "unchanged": unchanged,
             "sheet": f"/g/{game.id}/",
             "changed": changed,
+            "api": f"/api/games/{game.id}",
         }
         self.result["paths"] = paths
         # Warm up (the steady state: many watchers load the same page), then alternate the
         # endpoints in short rounds so that a noisy neighbour hits them all alike.
-        for name in ("sheet", "unchanged"):
+        for name in ("sheet", "unchanged", "api"):
             wrk(self.port, paths[name], 1)
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name in paths}
         for round_number in range(WRK_ROUNDS):
             for name, path in paths.items():
                 run = self.measured_wrk(path, WRK_SECONDS)
                 runs[name].append(run)
-                expected = {"bare": "200", "unchanged": "204", "sheet": "200", "changed": "200"}
+                expected = {
+                    "bare": "200",
+                    "unchanged": "204",
+                    "sheet": "200",
+                    "changed": "200",
+                    "api": "200",
+                }
                 wrong = {k: v for k, v in run["statuses"].items() if k != expected[name]}
                 if wrong or run["exit"] != 0:
                     self.problem(
@@ -524,7 +538,7 @@ class Bench:
             for name in runs
         }
         self.result["cpu_per_request"] = cpu
-        for name in ("unchanged", "sheet", "changed"):
+        for name in ("unchanged", "sheet", "changed", "api"):
             ratios = [a / b for a, b in zip(rps[name], rps["bare"], strict=True) if b]
             self.result[f"ratio_{name}"] = median(ratios)
             self.result[f"ratios_{name}"] = ratios
@@ -620,7 +634,8 @@ class Bench:
             out[f"submit_p95_{label}"] = pct(times[label], 95)
             out[f"submits_{label}"] = len(times[label])
         out["submit_errors"] = len(errors)
-        # The JSON API's turn, for comparison (it answers with the whole game's state).
+        # The JSON API's turn as its clients post it: a new connection per request, so the
+        # requests land on every worker process in turn. It answers with the whole state.
         api: dict[str, list[float]] = {"10": [], "500": []}
         for index in range(API_SUBMITS):
             short = self.shorts[index % len(self.shorts)]
@@ -817,6 +832,138 @@ class Bench:
         self.result["capacity_derived_unchanged"] = unchanged
         self.result["capacity_derived_mixed"] = 1 / load if load > 0 else math.nan
 
+    # 6
+
+    def push(self) -> None:
+        game = self.push_game
+        turns = [API_TURNS[i % len(API_TURNS)] for i in range(PUSH_TURNS)]
+        why_not = browser.available()
+        if why_not is None:
+            measured = browser.measure(self.port, game.id, game.key, turns, phones=PUSH_PHONES)
+            self.result["push_browser"] = self._delays(measured)
+            print(f"  browser, {PUSH_PHONES} phones: {self._said(measured)}", flush=True)
+        else:
+            self.problem(f"the browser rows were not measured: {why_not}")
+        # Now 1,000 phones hold the same game's stream open.
+        clients = [
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    str(HERE / "streams.py"),
+                    "--port",
+                    str(self.port),
+                    "--game",
+                    game.id,
+                    "--count",
+                    str(STREAMS // STREAM_PROCESSES),
+                ],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(STREAM_PROCESSES)
+        ]
+        posted: dict[int, float] = {}
+        try:
+            ready = 0
+            for client in clients:
+                assert client.stdout is not None
+                line = client.stdout.readline().split()
+                ready += int(line[1]) if len(line) > 1 else 0
+            self.result["streams_open"] = ready
+            if ready < STREAMS:
+                self.problem(f"only {ready} of {STREAMS} streams opened")
+            time.sleep(2)  # let the opening settle
+            before, started = self.cpu.server(), time.perf_counter()
+            load_before = self.cpu.machine()
+            time.sleep(IDLE_SECONDS)
+            wall = time.perf_counter() - started
+            busy_after, total_after = self.cpu.machine()
+            cores = (self.cpu.server() - before) / wall
+            machine_cores = (
+                self.result["machine"]["nproc"]
+                * (busy_after - load_before[0])
+                / max(1, total_after - load_before[1])
+            )
+            self.result["streams_idle"] = {
+                "cores": cores,
+                "seconds": wall,
+                "other_cores": max(0.0, machine_cores - cores),
+            }
+            print(
+                f"  {ready} open streams, nothing happening for {wall:.0f} s: server "
+                f"{cores:.3f} cores",
+                flush=True,
+            )
+            if why_not is None:
+                measured = browser.measure(
+                    self.port,
+                    game.id,
+                    game.key,
+                    turns,
+                    phones=PUSH_PHONES,
+                    on_post=posted.__setitem__,
+                )
+                self.result["push_browser_streams"] = self._delays(measured)
+                print(f"  browser, {PUSH_PHONES} phones + {ready} streams: {self._said(measured)}")
+            else:
+                for index, turn in enumerate(turns):
+                    at = time.time()
+                    posted[browser.post_turn(self.port, game.id, game.key, turn)] = at
+                    time.sleep(0.5 if index < len(turns) - 1 else 1.5)
+        finally:
+            outputs = []
+            for client in clients:
+                try:
+                    out, _ = client.communicate("stop\n", timeout=60)
+                    outputs.append(json.loads(out.strip().splitlines()[-1]))
+                except (subprocess.TimeoutExpired, ValueError, IndexError):
+                    client.kill()
+                    client.wait()
+                    self.problem("a stream client did not report")
+        delays = [
+            at - posted[int(version)]
+            for out in outputs
+            for version, times in out["arrivals"].items()
+            if int(version) in posted
+            for at in times
+        ]
+        expected = len(posted) * sum(out["ready"] for out in outputs)
+        errors = sum(out["error_count"] for out in outputs)
+        self.result["streams_push"] = {
+            "p50": pct(delays, 50),
+            "p95": pct(delays, 95),
+            "max": max(delays, default=math.nan),
+            "deliveries": len(delays),
+            "expected": expected,
+            "errors": errors,
+        }
+        print(
+            f"  pushed to the streams: {len(delays)} of {expected} deliveries, p50 "
+            f"{ms(pct(delays, 50))}, p95 {ms(pct(delays, 95))}, errors {errors}",
+            flush=True,
+        )
+
+    @staticmethod
+    def _delays(measured: dict[str, Any]) -> dict[str, Any]:
+        delays = measured["delays"]
+        return {
+            "p50": pct(delays, 50),
+            "p95": pct(delays, 95),
+            "max": max(delays, default=math.nan),
+            "count": len(delays),
+            "missed": measured["missed"],
+            "phones": measured["phones"],
+            "turns": measured["turns"],
+        }
+
+    def _said(self, measured: dict[str, Any]) -> str:
+        found = self._delays(measured)
+        return (
+            f"{found['count']} turn x phone delays, p50 {ms(found['p50'])}, p95 "
+            f"{ms(found['p95'])}, max {ms(found['max'])}, missed {found['missed']}"
+        )
+
     def run(self) -> dict[str, Any]:
         started = time.perf_counter()
         self.result["machine"] = machine(self.db)
@@ -837,10 +984,16 @@ class Bench:
         self.section("setup", self.setup)
         if "setup" not in self.result:
             return self.result
-        self.section("1-2 throughput", self.throughput)
-        self.section("3 change cost", self.change_cost)
-        self.section("4 change latency", self.follow_latency)
-        self.section("5 capacity", self.capacity)
+        chosen = os.getenv("BENCH_SECTIONS", "1-2,3,4,5,6").split(",")
+        for key, name, action in (
+            ("1-2", "1-2 throughput", self.throughput),
+            ("3", "3 change cost", self.change_cost),
+            ("4", "4 change latency", self.follow_latency),
+            ("5", "5 capacity", self.capacity),
+            ("6", "6 push", self.push),
+        ):
+            if key in chosen:
+                self.section(name, action)
         self.result["seconds"] = round(time.perf_counter() - started, 1)
         self.result["machine"]["load_end"] = " ".join(f"{x:.2f}" for x in os.getloadavg())
         return self.result
@@ -947,14 +1100,6 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
             ),
             (
                 "3",
-                "(JSON API turn at turn ~10 / ~500, median; ratio)",
-                f"{ms(change['api_median_10'])} / {ms(change['api_median_500'])}; "
-                f"{num(change['ratio_api'], 2)}",
-                "",
-                "",
-            ),
-            (
-                "3",
                 "(new-turn live refresh at turn 10 / 500, median time)",
                 f"{ms(change['refresh_median_10'])} / {ms(change['refresh_median_500'])}",
                 "",
@@ -972,6 +1117,69 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
                 f"{followed['missed']})",
                 "p95 ≤ 1 s",
                 verdict(followed["p95"], 1.0, False),
+            )
+        )
+    if rps.get("api"):
+        out.append(
+            (
+                "6",
+                "**ratio** API state `GET /api/games/{id}`, 250 turns / bare (req/s); CPU ratio",
+                f"{num(get('ratio_api'), 2)}; {num(get('cpu_ratio_api'), 2)}",
+                "≥ 0.50",
+                verdict(get("ratio_api"), 0.50, True),
+            )
+        )
+    if change:
+        out.append(
+            (
+                "6",
+                "**ratio** API turn at turn ~500 / ~10, a new connection per request (median)",
+                f"{ms(change['api_median_500'])} / {ms(change['api_median_10'])}; "
+                f"{num(change['ratio_api'], 2)}",
+                "≤ 1.2",
+                verdict(change["ratio_api"], 1.2, False),
+            )
+        )
+    for key, what in (
+        ("push_browser", "browser"),
+        ("push_browser_streams", f"browser, with {get('streams_open', STREAMS)} more streams open"),
+    ):
+        pushed = get(key)
+        if pushed:
+            out.append(
+                (
+                    "6",
+                    f"turn posted → row on the phone, Chromium, {pushed['phones']} phones x "
+                    f"{pushed['turns']} turns ({what}): p50 / p95 (max; missed)",
+                    f"{ms(pushed['p50'])} / {ms(pushed['p95'])} ({ms(pushed['max'])}; "
+                    f"{pushed['missed']})",
+                    "p95 ≤ 100 ms",
+                    verdict(pushed["p95"], 0.100, False),
+                )
+            )
+    idle = get("streams_idle")
+    if idle:
+        out.append(
+            (
+                "6",
+                f"server CPU with {get('streams_open')} open streams, nothing happening for "
+                f"{idle['seconds']:.0f} s (heartbeats included), cores",
+                num(idle["cores"], 3),
+                "< 0.2",
+                verdict(idle["cores"], 0.2, False),
+            )
+        )
+    streamed = get("streams_push")
+    if streamed:
+        out.append(
+            (
+                "6",
+                f"turn posted → its event on each of the {get('streams_open')} streams: "
+                "p50 / p95 (max; delivered of expected)",
+                f"{ms(streamed['p50'])} / {ms(streamed['p95'])} ({ms(streamed['max'])}; "
+                f"{streamed['deliveries']} of {streamed['expected']})",
+                "p95 ≤ 250 ms",
+                verdict(streamed["p95"], 0.250, False),
             )
         )
     for level in get("levels", []):

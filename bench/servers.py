@@ -38,6 +38,16 @@ def candidates(host: str, port: str, workers: str) -> dict[str, list[str]]:
         "--respawn-failed-workers",
         "--log-level", "warning",
     ]  # fmt: skip
+    asgi = [
+        "-m", "granian",
+        "--interface", "asgi",
+        "--host", host,
+        "--port", port,
+        "--workers", workers,
+        "--backpressure", "8192",
+        "--respawn-failed-workers",
+        "--log-level", "warning",
+    ]  # fmt: skip
     return {
         # What production ran before: one request per connection, then a lingering close.
         "gunicorn-sync": gunicorn,
@@ -49,9 +59,15 @@ def candidates(host: str, port: str, workers: str) -> dict[str, list[str]]:
         # Granian's default backpressure (backlog / workers = 512 connections per worker)
         # counts idle kept-alive connections too: the phone after the 1,024th waits.
         "granian-bt1-default-backpressure": [*granian, "--blocking-threads", "1"],
-        # granian-bt1 is what `python -m thirty.serve` runs.
+        # granian-bt1 is what `python -m thirty.serve` ran before the pages were pushed.
         "granian-bt1": [*granian, "--blocking-threads", "1", "--backpressure", "8192"],
         "granian-bt2": [*granian, "--blocking-threads", "2", "--backpressure", "8192"],
+        # What `python -m thirty.serve` runs: thirty/asgi.py, streams in Django's ASGI
+        # handler and pages through Django's WSGI handler in one thread (a2wsgi).
+        "granian-asgi": [*asgi, "thirty.asgi:application"],
+        # Everything through Django's ASGI handler: a thread made per request for the
+        # sync views (why thirty/asgi.py sends the pages to the WSGI handler instead).
+        "granian-asgi-django-only": [*asgi, "bench.django_only_asgi:application"],
     }  # fmt: skip
 
 

@@ -28,6 +28,8 @@ from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
 from games.rules import cards
 from games.rules.odds import keep_choices, turn_odds
+from games.state import State, current_state
+from games.state import game_state as state_of
 from games.translate import rule_error_message
 from games.uploads import upload_limit
 
@@ -178,11 +180,22 @@ def _judge_rules(raw: object) -> None:
 
 @api_view(["GET"])
 def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
-    game = Game.objects.get(pk=game_id)
-    if game.is_cards and "X-Seat-Key" in request.headers:
-        return _answer(api_models.CardState, card_state(game, _seat(request, game)))
-    shape = api_models.CardState if game.is_cards else api_models.GameState
-    return _answer(shape, game_state(game))
+    """The state; a dice game's comes from this process's copy for the current version when it
+    has one, and with `?since=N` holds only the turns numbered above N."""
+    since = request.GET.get("since")
+    if since is not None and not (since.isascii() and since.isdigit() and len(since) <= 6):
+        raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "since"})
+    state = current_state(game_id)
+    if state is not None:
+        return _state_response(state, int(since or 0))
+    game = Game.objects.get(pk=game_id)  # a card game: what this viewer's seat may see
+    seat = _seat(request, game) if "X-Seat-Key" in request.headers else None
+    return _answer(api_models.CardState, card_state(game, seat))
+
+
+def _state_response(state: State, since: int = 0, status: int = 200) -> HttpResponse:
+    """A dice game's state as JSON, built once per version (games/state.py)."""
+    return HttpResponse(state.body(since), content_type="application/json", status=status)
 
 
 @api_view(["POST"])
@@ -261,7 +274,7 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     target = None if new.target is None else new.target - 1
     turn = rules.Turn(new.total, new.hunt, target, new.heal)
     recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
-    return _answer(api_models.GameState, game_state(recorded.game), status=201)
+    return _state_response(state_of(recorded.game), status=201)
 
 
 @api_view(["DELETE"])
@@ -276,8 +289,7 @@ def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             version = int(raw_version)
         except ValueError:
             raise ApiError(400, _("“version” must be a whole number.")) from None
-    store.undo_last_turn(game.pk, version=version)
-    return _answer(api_models.GameState, game_state(Game.objects.get(pk=game.pk)))
+    return _state_response(state_of(store.undo_last_turn(game.pk, version=version)))
 
 
 @require_GET
@@ -311,40 +323,7 @@ def game_state(game: Game) -> dict[str, Any]:
     """The game as the API shows it: seats and turns numbered from 1, everything derived."""
     if game.is_cards:
         return card_state(game, None)
-    snapshot = store.load_snapshot(game)
-    position = snapshot.position
-    next_roller = position.next_roller
-    return {
-        "id": game.pk,
-        "name": game.name,
-        "rules": snapshot.rules.to_dict(),
-        "seats": [
-            {
-                "seat": seat + 1,
-                "name": name,
-                "points": position.points[seat],
-                "out": position.is_out(seat),
-            }
-            for seat, name in enumerate(snapshot.names)
-        ],
-        "turns": [
-            {
-                "number": stored.number,
-                "roller": stored.row.roller + 1,
-                "total": stored.row.turn.total,
-                "hunt": stored.row.turn.hunt,
-                "target": None if stored.row.turn.target is None else stored.row.turn.target + 1,
-                "heal": stored.row.turn.heal,
-                "effect": stored.row.effect.value,
-                "cells": list(stored.row.cells),
-            }
-            for stored in snapshot.rows
-        ],
-        "next_roller": None if next_roller is None else next_roller + 1,
-        "winners": [seat + 1 for seat in position.winners],
-        "finished": position.finished,
-        "version": game.version,
-    }
+    return state_of(game).as_dict()
 
 
 def _game_for_host(request: HttpRequest, game_id: str) -> Game:

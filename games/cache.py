@@ -15,10 +15,11 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.utils.translation import get_language
 
 from games.models import Game
+from games.push import SqliteWatcher, hub
 from games.versions import CHANNEL, VersionBoard
 
 T = TypeVar("T")
@@ -79,8 +80,27 @@ def version_board() -> VersionBoard | None:
                 )
                 if params.get(name)
             }
-            _board = VersionBoard(conninfo).start()
+            _board = VersionBoard(conninfo, on_version=hub.publish, watched=hub.watched).start()
         return _board
+
+
+_sqlite_watcher: SqliteWatcher | None = None
+
+
+def hear_other_processes() -> None:
+    """Make sure this process hears versions written by the others, for its streams: the
+    PostgreSQL listener, or the SQLite watcher (see games/push.py)."""
+    global _sqlite_watcher
+    if connection.vendor == "sqlite":
+        with _board_lock:
+            if _sqlite_watcher is None:
+                path = str(connection.settings_dict["NAME"])
+                _sqlite_watcher = SqliteWatcher(path, Game._meta.db_table, hub)
+                hub.on_first_waiter(_sqlite_watcher.start)
+        if hub.watched():
+            _sqlite_watcher.start()
+    else:
+        version_board()
 
 
 def stop_version_board() -> None:
@@ -92,7 +112,20 @@ def stop_version_board() -> None:
 
 
 def announce(game: Game) -> None:
-    """Tell every process the game's new version, when the current transaction commits."""
+    """Tell every process the game's new version, when the current transaction commits:
+    this process's streams directly, the others through PostgreSQL."""
+    game_id, version = game.pk, game.version
+
+    def committed() -> None:
+        # This process's board learns the version before its streams send it: a phone that
+        # asks this process for the update at once must not be told "unchanged" because the
+        # database's own notification is still on its way.
+        if _board is not None:
+            _board.heard(game_id, version)  # also publishes
+        else:
+            hub.publish(game_id, version)
+
+    transaction.on_commit(committed)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{game.pk}:{game.version}"])
@@ -126,6 +159,13 @@ class _Memory:
                 return self.entries[key]
         return None
 
+    def put(self, key: Hashable, value: object) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
@@ -145,12 +185,18 @@ def remembered(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
 
 
 def recall(key: tuple[Hashable, ...]) -> Any:
-    """The value remembered for `key`, or None."""
+    """The value remembered for `key`, whatever the language, or None."""
     return _memory.get(key)
 
 
-def remember(key: tuple[Hashable, ...], value: object) -> None:
-    _memory.get_or_build(key, lambda: value)
+peek = recall
+
+
+def remember(key: tuple[Hashable, ...], value: object, *, replace: bool = False) -> None:
+    if replace:
+        _memory.put(key, value)
+    else:
+        _memory.get_or_build(key, lambda: value)
 
 
 def clear() -> None:

@@ -68,6 +68,8 @@ class Game(models.Model):
     kind = models.CharField(max_length=8, default="dice")
     # The SHA-256 of the game's secret seed, shown from the start (the seed is in `Secret`).
     seed_sha256 = models.CharField(max_length=64, blank=True, default="")
+    # Who rolled the last row, kept with the version (see `Seat.cell_sum`).
+    last_roller = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = (models.Index(fields=["-created_at"], name="game_newest_first"),)
@@ -110,6 +112,10 @@ class Seat(models.Model):
     computer = models.BooleanField(default=False)
     # How many times the host gave this seat a new link (see `seat_key`).
     key_issue = models.PositiveSmallIntegerField(default=0)
+    # The sum of this seat's cells, kept in the transaction that writes or removes a row:
+    # with `Game.last_roller`, all the rules need to go on, read in one small query by any
+    # process, however long the game.
+    cell_sum = models.IntegerField(default=0)
 
     class Meta:
         ordering = ("position",)

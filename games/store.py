@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hmac
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Subquery, Sum
+from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -130,7 +130,14 @@ def create_played_game(
             batch_size=BATCH,
         )
         # As if each row had been recorded one by one.
-        Game.objects.filter(pk=game.pk).update(version=F("version") + len(rows))
+        sums = [sum(column) for column in zip(*(row.cells for row in rows), strict=True)]
+        for seat_id, total in zip(seat_ids, sums or [0] * len(seat_ids), strict=True):
+            if total:
+                Seat.objects.filter(pk=seat_id).update(cell_sum=total)
+        last_roller = rows[-1].roller if rows else None
+        Game.objects.filter(pk=game.pk).update(
+            version=F("version") + len(rows), last_roller=last_roller
+        )
         game.refresh_from_db()
         announce(game)
     return game, host_key
@@ -151,23 +158,27 @@ def load_position(game: Game) -> rules.Position:
 
 
 def _add_up_position(game: Game) -> tuple[rules.Position, int]:
-    """The position and the version it belongs to, read in one statement: one statement
-    sees one consistent state of the database, however many turns are written meanwhile."""
-    last_roller = Turn.objects.filter(game=game).order_by("-number").values("roller")[:1]
-    version = Game.objects.filter(pk=game.pk).values("version")[:1]
-    seats = list(
+    """The seats' running sums, the last roller and the version they belong to, in one
+    statement (one consistent state of the database, however many turns are written
+    meanwhile): a handful of rows whatever the length of the game."""
+    rows = list(
         Seat.objects.filter(game=game)
         .order_by("position")
-        .annotate(
-            harm=Coalesce(Sum("cells__value"), 0),
-            last_roller=Subquery(last_roller),
-            read_version=Subquery(version),
-        )
-        .values_list("harm", "last_roller", "read_version")
+        .values_list("cell_sum", "game__last_roller", "game__version")
     )
-    harm = [value for value, _, _ in seats]
-    position = rules.Position.from_cell_sums(game.rules, harm, seats[0][1])
-    return position, seats[0][2]
+    last_roller, version = rows[0][1], rows[0][2]
+    sums = [total for total, _, _ in rows]
+    return rules.Position.from_cell_sums(game.rules, sums, last_roller), version
+
+
+def cell_sums(game: Game) -> list[int]:
+    """Each seat's cells added up from the rows themselves (what `Seat.cell_sum` keeps)."""
+    return list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .annotate(total=Coalesce(Sum("cells__value"), 0))
+        .values_list("total", flat=True)
+    )
 
 
 def load_snapshot(game: Game) -> Snapshot:
@@ -286,11 +297,13 @@ def record_turn(
             seat_ids = (
                 Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
             )
+            written = list(zip(seat_ids, row.cells, strict=True))
             Cell.objects.bulk_create(
-                Cell(turn=stored, seat_id=seat_id, value=value)
-                for seat_id, value in zip(seat_ids, row.cells, strict=True)
+                Cell(turn=stored, seat_id=seat_id, value=value) for seat_id, value in written
             )
-            game, after = _bump(game), position.after(row)
+            _add_to_sums(written)
+            game.last_roller = row.roller
+            game, after = _bump(game, "last_roller"), position.after(row)
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -310,8 +323,25 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         last = Turn.objects.filter(game=game).order_by("-number").first()
         if last is None:
             raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
+        _add_to_sums(
+            (seat_id, -value)
+            for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
+        )
         last.delete()
-        return _bump(game)
+        game.last_roller = (
+            Turn.objects.filter(game=game)
+            .order_by("-number")
+            .values_list("roller", flat=True)
+            .first()
+        )
+        return _bump(game, "last_roller")
+
+
+def _add_to_sums(cells: Iterable[tuple[int, int]]) -> None:
+    """Keep `Seat.cell_sum`: a row writes a number in at most two seats' columns."""
+    for seat_id, value in cells:
+        if value:
+            Seat.objects.filter(pk=seat_id).update(cell_sum=F("cell_sum") + value)
 
 
 def start_rematch(game: Game) -> tuple[Game, str]:
@@ -363,10 +393,10 @@ def _lock(game_id: str, version: int | None) -> Game:
     return game
 
 
-def _bump(game: Game) -> Game:
+def _bump(game: Game, *changed: str) -> Game:
     game.version = F("version") + 1
     game.updated_at = timezone.now()
-    game.save(update_fields=["version", "updated_at"])
+    game.save(update_fields=["version", "updated_at", *changed])
     game.refresh_from_db(fields=["version"])
     announce(game)
     return game
@@ -560,10 +590,11 @@ def _store_moves(
             total=0,
             effect=DEAL_ROW if record.reason == cards.NO_LEGAL_PLAY else "stock",
         )
+        written = list(zip(seat_ids, record.cells, strict=True))
         Cell.objects.bulk_create(
-            Cell(turn=row, seat_id=seat_id, value=value)
-            for seat_id, value in zip(seat_ids, record.cells, strict=True)
+            Cell(turn=row, seat_id=seat_id, value=value) for seat_id, value in written
         )
+        _add_to_sums(written)
 
 
 def claim_seat(game_id: str, seat: int, key: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -27,8 +28,18 @@ log = logging.getLogger(__name__)
 
 
 class VersionBoard:
-    def __init__(self, conninfo: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        conninfo: dict[str, Any],
+        *,
+        on_version: Callable[[str, int], None] | None = None,
+        watched: Callable[[], list[str]] | None = None,
+    ) -> None:
+        """`on_version` hears every version pushed; after every (re)connection it also hears
+        the versions of the `watched` games, which may have changed while nothing listened."""
         self._conninfo = conninfo
+        self._on_version = on_version
+        self._watched = watched
         self._versions: dict[str, tuple[int, float]] = {}
         self._lock = threading.Lock()
         self._listening = False
@@ -72,6 +83,8 @@ class VersionBoard:
         """A version the database pushed."""
         with self._lock:
             self._keep(game_id, version)
+        if self._on_version is not None:
+            self._on_version(game_id, version)
 
     def read(self, game_id: str, version: int, generation: int | None) -> None:
         """A version read from the database while `generation` was listening: kept only if
@@ -94,6 +107,12 @@ class VersionBoard:
                         self._versions.clear()
                         self._generation += 1
                         self._listening = True
+                    if self._watched is not None and (watched := self._watched()):
+                        rows = conn.execute(
+                            "SELECT id, version FROM games_game WHERE id = ANY(%s)", [watched]
+                        )
+                        for game_id, version in rows:
+                            self.heard(game_id, int(version))
                     while not self._stop.is_set():
                         for notify in conn.notifies(timeout=1.0):
                             game_id, _, version = notify.payload.rpartition(":")

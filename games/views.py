@@ -8,14 +8,26 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
 import segno
+from asgiref.sync import sync_to_async
+from django.core.handlers.wsgi import WSGIRequest
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseForbidden,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -39,13 +51,14 @@ from games.access import (
     remember_seat,
     seat_for_key,
 )
-from games.cache import cached, current_version
+from games.cache import cached, current_version, hear_other_processes
 from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
 from games.history import history_entries
 from games.links import public_url
 from games.models import Game, Seat, Turn, seat_key
+from games.push import hub
 from games.sheet import Sheet, full_sheet, sheet_since
 from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
@@ -54,6 +67,9 @@ from games.uploads import too_large, upload_limit
 HISTORY_PAGE_SIZE = 20
 MY_GAMES_SHOWN = 8
 POLL_SECONDS = 1
+# Under a WSGI server (Django's development server, the tests' live server) a stream holds a
+# thread, so it ends after this long and the browser opens it again by itself.
+THREADED_STREAM_SECONDS = 55
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
 
 
@@ -234,6 +250,66 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     response = HttpResponse(body)
     response["X-Thirty-Version"] = new_version
     return response
+
+
+@require_GET
+async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
+    """The game's version as server-sent events: the current one at once, then one event per
+    change, and a comment line as a heartbeat when nothing happens, so proxies keep the
+    stream open. Every event is `id: N`, `event: version`, `data: {"version": N}`; the page
+    then asks `live` for what is new, and a program `GET /api/games/{id}`.
+
+    Under ASGI an open stream is a coroutine waiting on the process's hub (games/push.py):
+    no thread and no query while nothing happens."""
+    hear_other_processes()
+    threaded = isinstance(request, WSGIRequest)
+    if threaded:
+        version = await sync_to_async(_version_then_let_go)(game_id)
+    else:
+        # Not in the thread Django makes for this request (its database connection would
+        # stay open there after the thread is gone), but in the shared pool.
+        version = await sync_to_async(current_version, thread_sensitive=False)(game_id)
+    if version is None:
+        if request.path.startswith("/api/"):
+            return JsonResponse({"error": _("There is no such game.")}, status=404)
+        raise Http404
+    if threaded:
+        stream: Iterator[bytes] | AsyncIterator[bytes] = _threaded_stream(game_id, version)
+    else:
+        stream = _stream(game_id, version)
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def _version_then_let_go(game_id: str) -> int | None:
+    """The version, read in the request's own thread, which then streams for a while and
+    needs no database connection meanwhile."""
+    try:
+        return current_version(game_id)
+    finally:
+        connection.close()
+
+
+RETRY = b"retry: 1000\n"
+HEARTBEAT = b": keep-alive\n\n"
+
+
+def _event(version: int) -> bytes:
+    return f'id: {version}\nevent: version\ndata: {{"version": {version}}}\n\n'.encode()
+
+
+async def _stream(game_id: str, version: int) -> AsyncIterator[bytes]:
+    yield RETRY
+    async for new in hub.versions(game_id, version):
+        yield HEARTBEAT if new is None else _event(new)
+
+
+def _threaded_stream(game_id: str, version: int) -> Iterator[bytes]:
+    yield RETRY
+    for new in hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS):
+        yield HEARTBEAT if new is None else _event(new)
 
 
 @require_POST

@@ -1,5 +1,6 @@
-// The little the page needs beyond htmx: ignore stale live updates, keep the newest row in
-// view, and show a row's explanation when it is tapped.
+// The little the page needs beyond htmx: fall back to polling when the game's event stream
+// does not get through, ignore stale live updates, keep the newest row in view, and show a
+// row's explanation when it is tapped.
 (() => {
   "use strict";
   let seenVersion = Number(document.body.dataset.version || 0);
@@ -8,10 +9,40 @@
   // A form that records a move: the dice turn form, or a phone's hand of cards.
   const isTurnForm = (elt) => Boolean(elt.closest?.("#turn-panel form, #hand form"));
 
+  // The stream (htmx's SSE extension on #live-stream) announces every new version, and #live
+  // then fetches the update. #live also polls every second; while the stream is healthy (it
+  // has delivered an event since it last failed) those polls are held back to one every
+  // SLOW_POLL_MS, as a safety net. A proxy that buffers the stream, or a stream that fails,
+  // leaves the once-a-second poll running, so nobody notices the difference but the delay.
+  const SLOW_POLL_MS = 30000;
+  let streamHealthy = false;
+  let lastLive = 0;
+  document.body.addEventListener("htmx:sseMessage", () => { streamHealthy = true; });
+  document.body.addEventListener("htmx:sseError", () => { streamHealthy = false; });
+  document.body.addEventListener("htmx:sseClose", () => { streamHealthy = false; });
+  // A fetch that failed (the network dropped for a moment) is tried again by the next poll.
+  const liveFailed = (event) => { if (event.detail.elt.id === "live") lastLive = 0; };
+  document.body.addEventListener("htmx:sendError", liveFailed);
+  document.body.addEventListener("htmx:responseError", liveFailed);
+
   document.body.addEventListener("htmx:beforeRequest", (event) => {
-    if (isTurnForm(event.detail.elt)) turnInFlight = true;
+    const elt = event.detail.elt;
+    if (isTurnForm(elt)) {
+      turnInFlight = true;
+      return;
+    }
+    if (elt.id !== "live") return;
     // While this phone's own turn is on its way, a poll would only race it.
-    else if (turnInFlight && event.detail.elt.id === "live") event.preventDefault();
+    if (turnInFlight) {
+      event.preventDefault();
+      return;
+    }
+    const pushed = String(event.detail.requestConfig?.triggeringEvent?.type || "").startsWith("sse:");
+    if (!pushed && streamHealthy && Date.now() - lastLive < SLOW_POLL_MS) {
+      event.preventDefault();
+      return;
+    }
+    lastLive = Date.now();
   });
   document.body.addEventListener("htmx:afterRequest", (event) => {
     if (isTurnForm(event.detail.elt)) turnInFlight = false;

@@ -68,10 +68,10 @@ def _no_version_listener() -> Generator[None, None, None]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked `postgres` run in the PostgreSQL pass of `make test` only."""
-    if os.getenv("DATABASE_URL", "").startswith("postgres"):
-        return
-    keep = [item for item in items if item.get_closest_marker("postgres") is None]
+    """Tests marked `postgres` run in the PostgreSQL pass of `make test` only, and those
+    marked `sqlite` in the SQLite pass only."""
+    other = "sqlite" if os.getenv("DATABASE_URL", "").startswith("postgres") else "postgres"
+    keep = [item for item in items if item.get_closest_marker(other) is None]
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in keep])
         items[:] = keep

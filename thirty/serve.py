@@ -24,7 +24,9 @@ def prepare() -> None:
 
 
 def server_command(host: str, port: str, workers: str) -> list[str]:
-    """The command line of the HTTP server (granian, serving the WSGI app).
+    """The command line of the HTTP server (granian, serving the ASGI app of thirty/asgi.py:
+    the pages through Django's WSGI handler in one thread per process, the event streams as
+    Django async views in the event loop).
 
     Why granian and not gunicorn's sync workers: those close every connection after one
     answer and then wait for the client's own close (up to 2 s), so a phone one mobile round
@@ -36,22 +38,18 @@ def server_command(host: str, port: str, workers: str) -> list[str]:
         sys.executable,
         "-m",
         "granian",
-        "thirty.wsgi:application",
+        "thirty.asgi:application",
         "--interface",
-        "wsgi",
+        "asgi",
         "--host",
         host,
         "--port",
         port,
         "--workers",
         workers,
-        # The views are CPU-bound Python under one GIL per process: one thread per worker
-        # (granian's default is hundreds) measured as fast as two, and keeps a worker as
-        # simple as a sync worker.
-        "--blocking-threads",
-        "1",
-        # Granian counts every open connection against this, idle kept-alive ones too; its
-        # default (512 per worker) would leave the 1,025th phone waiting.
+        # Granian counts every open connection against this, idle kept-alive ones and open
+        # event streams too; its default (512 per worker) would leave the 1,025th phone
+        # waiting.
         "--backpressure",
         "8192",
         "--respawn-failed-workers",

@@ -116,8 +116,10 @@ MIDDLEWARE = [
     "games.password.InstancePasswordMiddleware",
 ]
 
-# On PostgreSQL, each process listens for version changes instead of asking for every
-# unchanged live refresh (games/versions.py).
+# On PostgreSQL, each process listens for version changes (games/versions.py): it pushes
+# them to the phones following through it, and answers an unchanged live refresh without a
+# query. Switched off, a phone hears at once only of changes made through its own process;
+# the others reach it by its safety poll, every 30 s.
 THIRTY_VERSION_PUSH = envbool("THIRTY_VERSION_PUSH", True)
 
 # Optional: a password for creating games and seeing the history (see games/password.py).

@@ -1,8 +1,10 @@
 """Two app processes on one database, over real HTTP: a turn entered through one is seen
-through the other. This is how the app runs behind a load balancer."""
+through the other, and pushed by the other to the phones that follow it there. This is how
+the app runs behind a load balancer."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -100,3 +102,53 @@ def test_a_turn_through_one_process_is_seen_through_the_other(two_servers: tuple
     assert status == 200 and b'id="turn-1"' in body
     status, _ = request(f"{second}/g/{game['id']}/live?v={seen['version']}&n=1&t=")
     assert status == 204
+
+
+class Stream:
+    """An open event stream, read line by line as a browser's EventSource would."""
+
+    def __init__(self, url: str) -> None:
+        host, port = url.removeprefix("http://").split("/")[0].split(":")
+        self.connection = http.client.HTTPConnection(host, int(port), timeout=5)
+        self.connection.request("GET", "/" + url.split("/", 3)[3])
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type") == "text/event-stream"
+
+    def next_version(self) -> int:
+        while True:
+            line = self.response.readline()
+            assert line, "the stream ended"
+            if line.startswith(b"data: "):
+                return int(json.loads(line[6:])["version"])
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_a_change_made_through_one_process_is_pushed_by_the_other(
+    two_servers: tuple[str, str],
+) -> None:
+    first, second = two_servers
+    status, body = request(f"{first}/api/games", {"players": ["Anna", "Ben", "Cleo"]})
+    game = json.loads(body)
+    streams = [
+        Stream(f"{second}/g/{game['id']}/events"),
+        Stream(f"{first}/api/games/{game['id']}/events"),
+    ]
+    try:
+        for stream in streams:
+            assert stream.next_version() == game["version"]
+        for turn, server in enumerate((first, second, first)):
+            started = time.monotonic()
+            status, _ = request(
+                f"{server}/api/games/{game['id']}/turns", {"total": 20}, game["host_key"]
+            )
+            assert status == 201
+            for stream in streams:
+                # Each process pushes what the other recorded, well within a second.
+                assert stream.next_version() == game["version"] + turn + 1
+            assert time.monotonic() - started < 1.0
+    finally:
+        for stream in streams:
+            stream.close()

@@ -45,3 +45,21 @@ def test_unchanged_refreshes_need_no_query_and_changes_arrive_at_once(client: Cl
         assert changed.status_code == 200 and 'id="turn-1"' in changed.content.decode()
     finally:
         cache.stop_version_board()
+
+
+@override_settings(THIRTY_VERSION_PUSH=True)
+def test_the_writing_process_knows_its_own_change_before_it_pushes_it(client: Client) -> None:
+    """A phone told of a change by this process's stream, and asking this process at once,
+    gets the change, not "unchanged" from a board still waiting for the notification."""
+    game = make_game()
+    board = cache.version_board()
+    assert board is not None
+    try:
+        assert board.wait_until_listening(5)
+        url = f"/g/{game.pk}/live?v={game.version}&n=0&t="
+        assert client.get(url).status_code == 204  # the board now trusts version 1
+        store.record_turn(game.pk, rules.Turn(33, 2))
+        assert board.lookup(game.pk) == game.version + 1  # at commit, not on notification
+        assert client.get(url).status_code == 200
+    finally:
+        cache.stop_version_board()

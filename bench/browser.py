@@ -1,0 +1,114 @@
+"""Change to phone, measured in a real browser: `make bench` section 6.
+
+Opens a few phones (Chromium through Playwright, each its own browser context, on the
+game's watcher page), lets their event streams settle, then posts turns through the JSON
+API one after another. Each page notes, with a MutationObserver on the sheet, the moment
+each new row is in its document (`performance.timeOrigin + performance.now()`, the same
+clock as the driver's `time.time()` on one machine). The delay of a turn on a phone is
+that moment minus the moment the post started.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from http.client import HTTPConnection
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+WATCH_ROWS = """() => {
+  window.__seen = [];
+  const rows = () => document.querySelectorAll("#sheet-rows tr").length;
+  new MutationObserver(() => {
+    window.__seen.push([rows(), performance.timeOrigin + performance.now()]);
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+def available() -> str | None:
+    """Why the browser measure cannot run here, or None."""
+    if not CHROMIUM.exists():
+        return "Chromium is not installed (Debian package 'chromium')"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed"
+    return None
+
+
+def post_turn(port: int, game_id: str, key: str, turn: dict[str, int]) -> int:
+    connection = HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request(
+            "POST",
+            f"/api/games/{game_id}/turns",
+            json.dumps(turn).encode(),
+            {"Content-Type": "application/json", "X-Host-Key": key},
+        )
+        response = connection.getresponse()
+        body = response.read()
+        if response.status != 201:
+            raise RuntimeError(f"turn answered {response.status}: {body[:200]!r}")
+        return int(json.loads(body)["version"])
+    finally:
+        connection.close()
+
+
+def measure(
+    port: int,
+    game_id: str,
+    key: str,
+    turns: list[dict[str, int]],
+    *,
+    phones: int = 3,
+    spacing: float = 0.5,
+    on_post: Callable[[int, float], None] | None = None,
+) -> dict[str, Any]:
+    """Post `turns` and return every (turn, phone) delay in seconds, and what went wrong."""
+    from playwright.sync_api import sync_playwright
+
+    delays: list[float] = []
+    missed = 0
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            pages = []
+            for _ in range(phones):
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                page = context.new_page()
+                page.goto(f"http://127.0.0.1:{port}/g/{game_id}/")
+                page.evaluate(WATCH_ROWS)
+                pages.append(page)
+            time.sleep(1.5)  # every stream open and its first event handled
+            rows_before = pages[0].evaluate("document.querySelectorAll('#sheet-rows tr').length")
+            posted = []
+            for index, turn in enumerate(turns):
+                started = time.time()
+                version = post_turn(port, game_id, key, turn)
+                posted.append((rows_before + index + 1, started))
+                if on_post is not None:
+                    on_post(version, started)
+                time.sleep(spacing)
+            time.sleep(1.5)
+            for page in pages:
+                seen = page.evaluate("window.__seen")
+                for rows, started in posted:
+                    at = next((t / 1000 for count, t in seen if count >= rows), None)
+                    if at is None:
+                        missed += 1
+                    else:
+                        delays.append(at - started)
+        finally:
+            browser.close()
+    return {"delays": delays, "missed": missed, "phones": phones, "turns": len(turns)}

@@ -1,0 +1,218 @@
+"""A game's new version, pushed to every phone and program that follows it.
+
+Each process keeps a hub: the streams waiting on a game (`games.views.events`) and the
+newest version it has heard of for each. Three things publish a version into it:
+
+- the write path, when its transaction commits (`games.store`), for this process at once;
+- on PostgreSQL, the versions every process hears over `LISTEN` (`games.versions`), so a
+  change made through one process is pushed by every other;
+- on SQLite, a watcher thread that reads SQLite's own change counter (`PRAGMA data_version`,
+  a few microseconds) every 20 ms while anything is waiting, and reads the versions of the
+  watched games when another connection has committed: so several worker processes on one
+  machine also hear each other within about 20 ms, for no measurable cost while idle.
+
+A stream only ever carries a version; the page then asks `/g/<id>/live` for what is new
+since the version it shows, which works the same for every kind of game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import AsyncGenerator, Callable, Iterator
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT_SECONDS = 20.0
+SQLITE_CHECK_SECONDS = 0.02
+
+
+@dataclass(eq=False)
+class _Waiter:
+    """One open stream: how to wake it from any thread."""
+
+    game_id: str
+    wake: Callable[[], None]
+    loop: asyncio.AbstractEventLoop | None = None
+    event: asyncio.Event | threading.Event = field(default_factory=threading.Event)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest: dict[str, int] = {}
+        self._waiters: dict[str, set[_Waiter]] = {}
+        self._watcher: Callable[[], None] | None = None
+
+    def on_first_waiter(self, start: Callable[[], None] | None) -> None:
+        """Something to start when a stream begins waiting (the SQLite watcher)."""
+        self._watcher = start
+
+    def publish(self, game_id: str, version: int) -> None:
+        """A game's version, from any thread: wakes its streams if it is new to them."""
+        with self._lock:
+            waiters = self._waiters.get(game_id)
+            if not waiters:
+                return
+            old = self._latest.get(game_id)
+            if old is not None and version <= old:
+                return
+            self._latest[game_id] = version
+            waiting = list(waiters)
+        # One hop into each event loop for all its streams, not one per stream.
+        loops: dict[asyncio.AbstractEventLoop, list[_Waiter]] = {}
+        for waiter in waiting:
+            if waiter.loop is None:
+                waiter.wake()
+            else:
+                loops.setdefault(waiter.loop, []).append(waiter)
+        for loop, group in loops.items():
+            with suppress(RuntimeError):  # that loop has closed: its streams are gone
+                loop.call_soon_threadsafe(_wake_all, group)
+
+    def latest(self, game_id: str) -> int | None:
+        with self._lock:
+            return self._latest.get(game_id)
+
+    def watched(self) -> list[str]:
+        with self._lock:
+            return list(self._waiters)
+
+    def _add(self, waiter: _Waiter, version: int) -> None:
+        with self._lock:
+            first = not self._waiters
+            self._waiters.setdefault(waiter.game_id, set()).add(waiter)
+        if first and self._watcher is not None:
+            self._watcher()
+        # The version this stream read may be news to the streams already waiting.
+        self.publish(waiter.game_id, version)
+
+    def _remove(self, waiter: _Waiter) -> None:
+        with self._lock:
+            waiters = self._waiters.get(waiter.game_id)
+            if waiters is not None:
+                waiters.discard(waiter)
+                if not waiters:
+                    del self._waiters[waiter.game_id]
+                    self._latest.pop(waiter.game_id, None)
+
+    async def versions(self, game_id: str, version: int) -> AsyncGenerator[int | None]:
+        """The game's versions from `version` on (the current one first), and None whenever
+        `HEARTBEAT_SECONDS` pass without a change; for an async view."""
+        event = asyncio.Event()
+        waiter = _Waiter(game_id, event.set, asyncio.get_running_loop(), event)
+        self._add(waiter, version)
+        try:
+            seen = None
+            while True:
+                latest = self.latest(game_id)
+                if latest is not None and latest != seen:
+                    seen = latest
+                    yield latest
+                    continue
+                event.clear()
+                if self.latest(game_id) != seen:
+                    continue  # published between the look and the clear
+                try:
+                    # A timeout scope, not wait_for: no task made per wait, which counts
+                    # when a change wakes a thousand streams at once.
+                    async with asyncio.timeout(HEARTBEAT_SECONDS):
+                        await event.wait()
+                except TimeoutError:
+                    yield None
+        finally:
+            self._remove(waiter)
+
+    def versions_sync(self, game_id: str, version: int, *, seconds: float) -> Iterator[int | None]:
+        """The same for a thread (Django's development server and the WSGI tests), for at
+        most `seconds`: a browser then connects again by itself."""
+        event = threading.Event()
+        waiter = _Waiter(game_id, event.set, None, event)
+        self._add(waiter, version)
+        deadline = time.monotonic() + seconds
+        try:
+            seen = None
+            while time.monotonic() < deadline:
+                latest = self.latest(game_id)
+                if latest is not None and latest != seen:
+                    seen = latest
+                    yield latest
+                    continue
+                event.clear()
+                if self.latest(game_id) != seen:
+                    continue
+                if not event.wait(min(HEARTBEAT_SECONDS, max(0.0, deadline - time.monotonic()))):
+                    yield None
+        finally:
+            self._remove(waiter)
+
+
+def _wake_all(waiters: list[_Waiter]) -> None:
+    for waiter in waiters:
+        waiter.wake()
+
+
+hub = Hub()
+
+
+class SqliteWatcher:
+    """Hears commits made by other processes on the same SQLite file (see the module's
+    docstring). Runs only while some stream waits; stops by itself after that."""
+
+    def __init__(self, path: str, table: str, target: Hub) -> None:
+        self._path = path
+        self._sql = f"SELECT id, version FROM {table} WHERE id IN "
+        self._hub = target
+        self._lock = threading.Lock()
+        self._running = False
+
+    def start(self) -> None:
+        with self._lock:
+            if self._running:
+                return
+            self._running = True
+        threading.Thread(target=self._run, name="thirty-sqlite-versions", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            connection = sqlite3.connect(self._path, timeout=1, check_same_thread=False)
+            try:
+                self._watch(connection)
+            finally:
+                connection.close()
+        except sqlite3.Error as error:
+            log.warning("SQLite version watcher stopped: %s", error)
+        finally:
+            with self._lock:
+                self._running = False
+            if self._hub.watched():
+                time.sleep(1)
+                self.start()
+
+    def _watch(self, connection: sqlite3.Connection) -> None:
+        counter = None  # read the watched games at once: a commit may precede the watcher
+        idle_since: float | None = None
+        while True:
+            time.sleep(SQLITE_CHECK_SECONDS)
+            watched = self._hub.watched()
+            if not watched:
+                # Nothing waits: stop after a few idle seconds (a page reload reconnects).
+                idle_since = idle_since or time.monotonic()
+                if time.monotonic() - idle_since > 5:
+                    return
+                continue
+            idle_since = None
+            now = connection.execute("PRAGMA data_version").fetchone()[0]
+            if now == counter:
+                continue
+            counter = now
+            for start in range(0, len(watched), 500):
+                chunk = watched[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for game_id, version in connection.execute(f"{self._sql}({marks})", chunk):
+                    self._hub.publish(game_id, int(version))

@@ -1,0 +1,148 @@
+"""The game state the JSON API answers (DESIGN.md), built once per game version and process.
+
+Whatever the game's length, a new version costs about the same: the position comes from
+`store.load_position` (remembered by the process that wrote it, else added up by the
+database), and the turns list grows from the one this process built before, since a row
+never changes once written: only the rows after it are read, and each row is turned into
+JSON once. The last row the process knew is checked by its id, so an undo (which deletes
+the last row) or a game this process has not seen yet is read whole, once.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from games import store
+from games.cache import current_version, peek, remember, remembered
+from games.models import Game, Seat, Turn
+
+_GAP = len("}")
+
+
+@dataclass(frozen=True)
+class TurnLog:
+    """The turns numbered 1..count as JSON, the last with this id."""
+
+    count: int
+    last_id: int | None
+    turns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class State:
+    """A version's state as JSON: everything but the turns, and each turn."""
+
+    version: int
+    head: str
+    turns: tuple[str, ...]
+
+    def body(self, since: int = 0) -> bytes:
+        """The state with the turns numbered above `since` (all of them by default)."""
+        turns = self.turns[since:] if since > 0 else self.turns
+        return f'{self.head[:-_GAP]}, "turns": [{", ".join(turns)}]}}'.encode()
+
+    def as_dict(self) -> dict[str, Any]:
+        state: dict[str, Any] = json.loads(self.body())
+        return state
+
+
+def game_state(game: Game) -> State:
+    """The state at `game.version` (or a newer one, if the game changed meanwhile)."""
+    known: State | None = peek(("api-state", game.pk, game.version))
+    if known is not None:
+        return known
+    state = _build(game)
+    remember(("api-state", game.pk, state.version), state, replace=True)
+    return state
+
+
+def current_state(game_id: str) -> State | None:
+    """A dice game's state at its current version: one cheap query, or none, when it is
+    known; None for a card game, whose state depends on who is looking. Raises
+    `Game.DoesNotExist`."""
+    version = current_version(game_id)
+    if version is not None:
+        known: State | None = peek(("api-state", game_id, version))
+        if known is not None:
+            return known
+    game = Game.objects.get(pk=game_id)
+    return None if game.is_cards else game_state(game)
+
+
+def _build(game: Game) -> State:
+    game_id = game.pk
+    seats = remembered(
+        ("api-seats", game_id),
+        lambda: tuple(
+            Seat.objects.filter(game_id=game_id).order_by("position").values_list("id", "name")
+        ),
+    )
+    for _ in range(3):
+        ruleset = game.rules
+        position = store.load_position(game)
+        log = _turn_log(game, [seat_id for seat_id, _ in seats])
+        now = current_version(game.pk)
+        if now == game.version:
+            break
+        # A turn may have landed between the reads: read again at the newer version.
+        game = Game.objects.get(pk=game.pk)
+    next_roller = position.next_roller
+    head = json.dumps(
+        {
+            "id": game.pk,
+            "name": game.name,
+            "rules": ruleset.to_dict(),
+            "seats": [
+                {
+                    "seat": seat + 1,
+                    "name": name,
+                    "points": position.points[seat],
+                    "out": position.is_out(seat),
+                }
+                for seat, (_, name) in enumerate(seats)
+            ],
+            "next_roller": None if next_roller is None else next_roller + 1,
+            "winners": [seat + 1 for seat in position.winners],
+            "finished": position.finished,
+            "version": game.version,
+        }
+    )
+    return State(game.version, head, log.turns)
+
+
+def _turn_log(game: Game, seat_ids: list[int]) -> TurnLog:
+    key = ("api-turns", game.pk)
+    known: TurnLog | None = peek(key)
+    if known is not None and known.count:
+        last = Turn.objects.filter(game=game, number=known.count).values_list("id", flat=True)
+        if last.first() != known.last_id:
+            known = None  # the last row was undone
+    base = known or TurnLog(0, None, ())
+    rows = store.load_rows(game, game.rules, seat_ids, after=base.count)
+    if not rows and known is not None:
+        return known
+    log = TurnLog(
+        rows[-1].number if rows else 0,
+        rows[-1].id if rows else None,
+        base.turns + tuple(_turn_json(stored) for stored in rows),
+    )
+    remember(key, log, replace=True)
+    return log
+
+
+def _turn_json(stored: store.StoredRow) -> str:
+    turn = stored.row.turn
+    return json.dumps(
+        {
+            "number": stored.number,
+            "roller": stored.row.roller + 1,
+            "total": turn.total,
+            "hunt": turn.hunt,
+            "target": None if turn.target is None else turn.target + 1,
+            "heal": turn.heal,
+            "effect": stored.row.effect.value,
+            "cells": list(stored.row.cells),
+        }
+    )
