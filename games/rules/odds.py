@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial, prod
 from typing import Literal, TypeGuard
@@ -261,12 +261,33 @@ class _Solution:
 
     worth: tuple[dict[int, int], ...]
     moves: tuple[dict[int, Counter[int]], ...]
+    picks: tuple[dict[int, tuple[int, ...]], ...]
+    """`picks[dice][kept][i]`: the option best play takes on the i-th roll of `_rolls(dice)`."""
 
     def value(self, dice: int, kept: int) -> Fraction:
         return Fraction(self.worth[dice][kept], SIDES ** _triangle(dice))
 
+    def keep(self, hand: tuple[int, ...], kept: int) -> tuple[int, ...]:
+        """The dice best play sets aside from `hand` (sorted high to low): of the dice that
+        make the chosen (count, sum), the highest first, as `_choices` orders ties."""
+        count, total = divmod(self.picks[len(hand)][kept][_roll_index(len(hand))[hand]], 64)
+        return _keep_for(hand, count, total)
+
 
 @cache
+def _roll_index(dice: int) -> dict[tuple[int, ...], int]:
+    return {faces: place for place, (faces, _) in enumerate(_rolls(dice))}
+
+
+@cache
+def _keep_for(hand: tuple[int, ...], count: int, total: int) -> tuple[int, ...]:
+    return min(
+        (keep for keep in _keeps(hand, "any") if len(keep) == count and sum(keep) == total),
+        key=lambda keep: tuple(-face for face in keep),
+    )
+
+
+@lru_cache(maxsize=64)
 def _solve(payoffs: tuple[int, ...], set_aside: SetAside) -> _Solution:
     """Best play, by backward induction, for whole-number payoffs of the totals 6..36.
 
@@ -278,12 +299,14 @@ def _solve(payoffs: tuple[int, ...], set_aside: SetAside) -> _Solution:
         {kept: payoffs[kept - LOWEST_TOTAL] for kept in range(LOWEST_TOTAL, HIGHEST_TOTAL + 1)}
     ]
     moves: list[dict[int, Counter[int]]] = [{}]
+    picks: list[dict[int, tuple[int, ...]]] = [{}]
     most = DICE if set_aside == "any" else 1
     for dice in range(1, DICE + 1):
         aside = DICE - dice
         scale = _triangle(dice - 1)
         worth.append({})
         moves.append({})
+        picks.append({})
         rolls = _roll_options(dice, set_aside)
         for kept in range(aside, aside * SIDES + 1):
             score: dict[int, int] = {}
@@ -297,20 +320,28 @@ def _solve(payoffs: tuple[int, ...], set_aside: SetAside) -> _Solution:
             for place, code in enumerate(ranked):
                 rank[code] = place
             chosen: Counter[int] = Counter()
-            for ways, options in rolls:
-                chosen[min(options, key=rank.__getitem__)] += ways
+            pick = tuple(min(options, key=rank.__getitem__) for _, options in rolls)
+            for (ways, _), code in zip(rolls, pick, strict=True):
+                chosen[code] += ways
             moves[dice][kept] = chosen
+            picks[dice][kept] = pick
             worth[dice][kept] = sum(ways * score[code] for code, ways in chosen.items())
-    return _Solution(tuple(worth), tuple(moves))
+    return _Solution(tuple(worth), tuple(moves), tuple(picks))
 
 
 def _beat_payoffs(bar: int) -> tuple[int, ...]:
     return tuple(int(total > bar) for total in range(LOWEST_TOTAL, HIGHEST_TOTAL + 1))
 
 
+@cache
+def _beat(bar: int, set_aside: SetAside) -> _Solution:
+    """Best play for the chance of beating `bar`: kept for good, whatever else is solved."""
+    return _solve(_beat_payoffs(bar), set_aside)
+
+
 def _value(dice_left: int, kept: int, bar: int, set_aside: SetAside) -> Fraction:
     """Chance to beat `bar` with best play from a position before rolling."""
-    return _solve(_beat_payoffs(bar), set_aside).value(dice_left, kept)
+    return _beat(bar, set_aside).value(dice_left, kept)
 
 
 def _distribution(solution: _Solution) -> tuple[tuple[int, Fraction], ...]:
@@ -337,14 +368,14 @@ def _distribution(solution: _Solution) -> tuple[tuple[int, Fraction], ...]:
 
 @cache
 def _final_totals(bar: int, set_aside: SetAside) -> tuple[tuple[int, Fraction], ...]:
-    return _distribution(_solve(_beat_payoffs(bar), set_aside))
+    return _distribution(_beat(bar, set_aside))
 
 
 @cache
 def _choices(
     hand: tuple[int, ...], kept: int, bar: int, set_aside: SetAside
 ) -> tuple[KeepChoice, ...]:
-    solution = _solve(_beat_payoffs(bar), set_aside)
+    solution = _beat(bar, set_aside)
     choices = [
         KeepChoice(keep, solution.value(len(hand) - len(keep), kept + sum(keep)))
         for keep in _keeps(hand, set_aside)
