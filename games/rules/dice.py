@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from .errors import GameOverError, IllegalTurnError, InvalidRulesError, gettext_noop
 from .ruleset import THIRTY_S_LIMIT, RuleSet
@@ -118,11 +119,11 @@ class Position:
             return points > THIRTY_S_LIMIT
         return points >= THIRTY_S_LIMIT
 
-    @property
+    @cached_property
     def in_play(self) -> tuple[int, ...]:
         return tuple(seat for seat in range(len(self.points)) if not self.is_out(seat))
 
-    @property
+    @cached_property
     def finished(self) -> bool:
         if self.rules.counts_up and self.rules.end == "first_out":
             return len(self.in_play) < len(self.points)

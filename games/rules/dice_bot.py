@@ -69,6 +69,11 @@ class Plan:
         return self.payoffs[total - DICE]
 
     @cached_property
+    def cumulative(self) -> tuple[int, ...]:
+        """The chance of each final total 6..36 or less with this policy, times 6 ** 21."""
+        return _cumulative(self.payoffs, self.set_aside)
+
+    @cached_property
     def solution(self) -> odds._Solution:
         return _solution(self.payoffs, self.set_aside)
 
@@ -263,6 +268,15 @@ def _plan_30s(
 
 
 @lru_cache(maxsize=256)
+def _cumulative(payoffs: tuple[Fraction, ...], set_aside: odds.SetAside) -> tuple[int, ...]:
+    running, out = 0, []
+    for _, chance in odds._distribution(_solution(payoffs, set_aside)):
+        running += int(chance * SIDES ** odds._triangle(DICE))
+        out.append(running)
+    return tuple(out)
+
+
+@lru_cache(maxsize=256)
 def _solution(payoffs: tuple[Fraction, ...], set_aside: odds.SetAside) -> odds._Solution:
     """Best play for these payoffs, scaled to whole numbers (the scale changes no choice)."""
     scale = lcm(*(p.denominator for p in payoffs))
@@ -293,13 +307,17 @@ def roll_dice(rng: random.Random, count: int) -> list[int]:
 def play_turn(position: Position, rng: random.Random) -> Turn:
     """Roll and play a whole turn for the player whose turn it is; the turn it reports."""
     turn_plan = plan(position)
-    rules = position.rules
     left, kept = DICE, 0
     while left:
         keep = choose_keep(roll_dice(rng, left), kept, position, turn_plan)
         left -= len(keep)
         kept += sum(keep)
-    total = kept
+    return finish_turn(position, turn_plan, kept, rng)
+
+
+def finish_turn(position: Position, turn_plan: Plan, total: int, rng: random.Random) -> Turn:
+    """Everything after the total: heal or attack, whom, and the hunt, rolled with `rng`."""
+    rules = position.rules
     if total <= rules.beat_above:
         return Turn(total)
     margin = total - rules.beat_above
@@ -334,6 +352,7 @@ __all__ = [
     "Plan",
     "choose_keep",
     "expected_payoff",
+    "finish_turn",
     "keep_hunting",
     "plan",
     "play_turn",

@@ -156,3 +156,23 @@ def test_a_turn_is_worth_what_the_policy_expects(rules: dict[str, object], seed:
     # count whole hits: the same expectation.
     expected = float(dice_bot.expected_payoff(here))
     assert abs(mean - expected) <= 4 * spread / math.sqrt(turns), (mean, expected)
+
+
+@pytest.mark.parametrize(("rule", "seed"), [("any", 41), ("one", 42)])
+def test_the_30s_totals_on_the_chances_page_come_up_as_often_as_predicted(
+    rule: str, seed: int
+) -> None:
+    here = position(4, None, preset="30s", set_aside=rule)
+    totals = dict(odds._distribution(dice_bot.plan(here).solution))
+    rng = random.Random(seed)
+    turns = 20_000
+    played = Counter(dice_bot.play_turn(here, rng).total for _ in range(turns))
+    for chance, count in (
+        (
+            sum(p for total, p in totals.items() if total > 30),
+            sum(played[t] for t in range(31, 37)),
+        ),
+        (totals[30], played[30]),
+    ):
+        error = math.sqrt(float(chance) * (1 - float(chance)) / turns)
+        assert abs(count / turns - float(chance)) <= 4 * error, (count / turns, float(chance))
