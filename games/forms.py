@@ -172,6 +172,8 @@ class CreateGameForm(forms.Form):
         self.cleaned_computers: list[bool] = []
         self.ruleset: rules.RuleSet | None = None
         self.card_rules: cards.CardRules | None = None
+        # How long a game under these rules takes (games.chances), drawn under the rules.
+        self.estimate: dict[str, Any] = {}
 
     @property
     def rows(self) -> list[tuple[str, bool]]:

@@ -15,7 +15,14 @@ from typing import Any
 import segno
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    JsonResponse,
+    QueryDict,
+)
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -27,7 +34,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import guesses, rules, store, transfer
+from games import chances, guesses, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -91,6 +98,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             )
     else:
         form = CreateGameForm(players=None)
+    # The estimate of the game's length under the rules, drawn with the form (htmx then
+    # refreshes it whenever an option changes).
+    query = request.POST if request.method == "POST" else QueryDict()
+    form.estimate = chances.estimate_context(chances.read_query(query, len(form.players)))
     if request.htmx and request.method == "POST":
         return render(request, "games/create_form.html", {"form": form})
     mine = my_game_ids(request)
@@ -526,6 +537,7 @@ def _game_context(
             if isinstance(seat, int)
         ],
         "rules_summary": rules_summary(sheet.ruleset),
+        "chances_query": chances.rules_query(sheet.ruleset),
         "share_url": public_url(request, reverse("game", args=[sheet.game.pk])),
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,
