@@ -376,11 +376,15 @@ def _choices(
     hand: tuple[int, ...], kept: int, bar: int, set_aside: SetAside
 ) -> tuple[KeepChoice, ...]:
     solution = _beat(bar, set_aside)
+    dice = len(hand)
+    ranked = []
+    for keep in _keeps(hand, set_aside):
+        left, after = dice - len(keep), kept + sum(keep)
+        # Worth on one scale for every choice (6 ** _triangle(dice - 1)): integers compare fast.
+        worth = solution.worth[left][after] * SIDES ** (_triangle(dice - 1) - _triangle(left))
+        ranked.append((-worth, -sum(keep), len(keep), tuple(-face for face in keep), keep))
+    ranked.sort()
     choices = [
-        KeepChoice(keep, solution.value(len(hand) - len(keep), kept + sum(keep)))
-        for keep in _keeps(hand, set_aside)
+        KeepChoice(keep, solution.value(dice - len(keep), kept + sum(keep))) for *_, keep in ranked
     ]
-    choices.sort(
-        key=lambda c: (-c.p_beat, -sum(c.keep), len(c.keep), tuple(-face for face in c.keep))
-    )
     return tuple(choices)
