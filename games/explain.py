@@ -38,6 +38,16 @@ def explain_row(row: Row, names: Sequence[str], rules: RuleSet) -> str:
             "%(roller)s rolled %(total)s and healed %(amount)s points.",
             -row.cells[row.roller],
         ) % {"roller": roller, "total": total, "amount": -row.cells[row.roller]}
+    if row.effect is Effect.OVERSHOT and row.victim == row.roller and total <= mark:
+        return _(
+            "%(roller)s rolled %(total)s, short of %(mark)s: %(roller)s %(change)s would reach"
+            " %(mark)s, and only an exact attack puts a player out, so it has no effect."
+        ) % {
+            "roller": roller,
+            "total": total,
+            "mark": mark,
+            "change": _signed(mark - total, rules),
+        }
     hunt = row.turn.hunt or 0
     victim = names[row.victim] if row.victim is not None else ""
     hunted = ngettext(

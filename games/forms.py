@@ -83,7 +83,7 @@ class CreateGameForm(forms.Form):
         label=gettext_lazy("Shorter game"),
         required=False,
         help_text=gettext_lazy(
-            "The game ends as soon as anyone reaches 30; the fewest points win."
+            "The game ends as soon as anyone goes above 30; the fewest points win."
         ),
     )
     healing = forms.BooleanField(
@@ -110,7 +110,8 @@ class CreateGameForm(forms.Form):
         label=gettext_lazy("Precise elimination"),
         required=False,
         help_text=gettext_lazy(
-            "Only an attack landing exactly on 30 knocks a player out; one past 30 does nothing."
+            "Only an attack landing exactly on 30 knocks a player out."
+            " Points that would take a player to 30 or past it in any other way do nothing."
         ),
     )
 
@@ -171,6 +172,8 @@ class CreateGameForm(forms.Form):
         self.cleaned_computers: list[bool] = []
         self.ruleset: rules.RuleSet | None = None
         self.card_rules: cards.CardRules | None = None
+        # How long a game under these rules takes (games.chances), drawn under the rules.
+        self.estimate: dict[str, Any] = {}
 
     @property
     def rows(self) -> list[tuple[str, bool]]:

@@ -26,6 +26,7 @@ from django.http import (
     HttpResponseBase,
     HttpResponseForbidden,
     JsonResponse,
+    QueryDict,
     StreamingHttpResponse,
 )
 from django.middleware.csrf import get_token
@@ -39,7 +40,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import guesses, rules, store, transfer
+from games import chances, guesses, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -107,6 +108,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             )
     else:
         form = CreateGameForm(players=None)
+    # The estimate of the game's length under the rules, drawn with the form (htmx then
+    # refreshes it whenever an option changes).
+    query = request.POST if request.method == "POST" else QueryDict()
+    form.estimate = chances.estimate_context(chances.read_query(query, len(form.players)))
     if request.htmx and request.method == "POST":
         return render(request, "games/create_form.html", {"form": form})
     mine = my_game_ids(request)
@@ -602,6 +607,7 @@ def _game_context(
             if isinstance(seat, int)
         ],
         "rules_summary": rules_summary(sheet.ruleset),
+        "chances_query": chances.rules_query(sheet.ruleset),
         "share_url": public_url(request, reverse("game", args=[sheet.game.pk])),
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,

@@ -11,6 +11,8 @@
 #                                            (bench/robust.py; BENCH_STRESS_SECONDS=20)
 #   BENCH_PARTS=cards bash scripts/bench.sh  only the card game: a move early and late in a
 #                                            long tournament, and the computer player
+#   BENCH_PARTS=dice bash scripts/bench.sh  only the odds solver, the computer's play and the
+#                                            game-length estimate (bench/odds.py, no server)
 #   bash scripts/bench.sh --one LABEL OUT    one run against $DATABASE_URL (used internally)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +20,7 @@ BIN=.venv/bin
 OUT=.bench${BENCH_SERVER:+/$BENCH_SERVER}
 export DJANGO_SETTINGS_MODULE=thirty.settings
 mkdir -p "$OUT"
-PARTS=${BENCH_PARTS:-speed,robustness,cards}
+PARTS=${BENCH_PARTS:-dice,speed,robustness,cards}
 export BENCH_PARTS=$PARTS
 
 free_port() {
@@ -89,6 +91,15 @@ run_one() {  # LABEL OUT.json, against $DATABASE_URL
 if [ "${1:-}" = "--one" ]; then
   run_one "$2" "$3"
   exit $?
+fi
+
+if [[ ",$PARTS," == *,dice,* ]]; then
+  # Pure Python, no server: quick, and first, so a run of only this part needs nothing else.
+  echo "==== Dice: the odds solver, the computer's play and the game-length estimate"
+  doc=(--doc docs/benchmarks.md)
+  [ -z "${BENCH_SERVER:-}" ] || doc=()
+  "$BIN/python" bench/odds.py "${doc[@]}" || exit 1
+  [[ ",$PARTS," == *,speed,* || ",$PARTS," == *,robustness,* ]] || exit 0
 fi
 
 if [[ ",$PARTS," == *,speed,* ]] && ! command -v wrk >/dev/null; then

@@ -1,6 +1,6 @@
 from django.urls import include, path, register_converter
 
-from games import api, password, rules_page, views
+from games import api, chances, password, rules_page, views
 from games.models import GameIdConverter
 
 # A game's id is a short run of URL-safe characters; anything else is no game at all (404),
@@ -10,6 +10,9 @@ register_converter(GameIdConverter, "game")
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", rules_page.rules, name="rules"),
+    path("chances/", chances.chances, name="chances"),
+    path("chances/<slug:name>.svg", chances.chart, name="chance_chart"),
+    path("estimate", chances.estimate, name="estimate"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<game:game_id>/", views.game_page, name="game"),
     path("g/<game:game_id>/live", views.live, name="live"),

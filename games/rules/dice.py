@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from .errors import GameOverError, IllegalTurnError, InvalidRulesError, gettext_noop
 from .ruleset import THIRTY_S_LIMIT, RuleSet
@@ -43,7 +44,10 @@ class Effect(StrEnum):
     HIT = "hit"  # the hunt's damage went to the victim (possibly zero dice)
     LOST = "lost"  # the damage was aimed at an empty seat and disappeared
     HEALED = "healed"  # 30s healing: the roller took points off themselves
-    OVERSHOT = "overshot"  # 30s precise elimination: an attack past 30 does nothing
+    # 30s precise elimination: points that would reach 30 other than by an attack landing
+    # exactly on it do nothing. `victim` is the player spared: the one attacked, or the roller
+    # whose own shortfall would have taken them to 30 or past it.
+    OVERSHOT = "overshot"
 
 
 @dataclass(frozen=True)
@@ -108,13 +112,18 @@ class Position:
 
     def is_out(self, seat: int) -> bool:
         points = self.points[seat]
-        return points >= THIRTY_S_LIMIT if self.rules.counts_up else points <= 0
+        if not self.rules.counts_up:
+            return points <= 0
+        if self.rules.end == "first_out":
+            # The shorter game stops when someone goes above 30; a player on 30 plays on.
+            return points > THIRTY_S_LIMIT
+        return points >= THIRTY_S_LIMIT
 
-    @property
+    @cached_property
     def in_play(self) -> tuple[int, ...]:
         return tuple(seat for seat in range(len(self.points)) if not self.is_out(seat))
 
-    @property
+    @cached_property
     def finished(self) -> bool:
         if self.rules.counts_up and self.rules.end == "first_out":
             return len(self.in_play) < len(self.points)
@@ -180,7 +189,15 @@ class Position:
                 raise IllegalTurnError(
                     gettext_noop("Only a total above %(mark)s can attack or heal."), mark=mark
                 )
-            cells[roller] = self._failure_cost(turn.total)
+            cost = self._failure_cost(turn.total)
+            if (
+                rules.counts_up
+                and rules.precise_elimination
+                and self.points[roller] + cost >= THIRTY_S_LIMIT
+            ):
+                # Only an attack landing exactly on 30 eliminates: the roller is spared.
+                return Row(roller, turn, tuple(cells), Effect.OVERSHOT, roller)
+            cells[roller] = cost
             return Row(roller, turn, tuple(cells), Effect.MISSED)
         margin = turn.total - mark
         if turn.heal:
@@ -210,7 +227,7 @@ class Position:
             raise IllegalTurnError(
                 gettext_noop("Only free for all lets you choose whom to attack.")
             )
-        elif rules.empty_seat == "lost" and not rules.counts_up and self._neighbours_in_play():
+        elif rules.empty_seat == "lost" and not rules.counts_up and not self._endless_if_lost():
             victim = (roller + 1) % len(self.points)
             if self.is_out(victim):
                 return Row(roller, turn, tuple(cells), Effect.LOST, victim, margin)
@@ -251,14 +268,17 @@ class Position:
                 return seat
         raise AssertionError("no seat in play")  # pragma: no cover - finished games stop first
 
-    def _neighbours_in_play(self) -> bool:
-        """Whether some player still in sits directly before another.
+    def _endless_if_lost(self) -> bool:
+        """Whether losing damage at empty seats would make the game endless.
 
-        When none does, losing damage at empty seats would make the game endless (nobody
-        could ever be hit again), so from then on damage goes to the next player still in.
+        That is when failed turns cost nothing and no player still in sits directly before
+        another (round the table): nobody could ever lose a point again. Only then does the
+        damage go on to the next player still in; otherwise it is lost, as the text says.
         """
+        if self.rules.on_failure != "nothing":
+            return False
         seats = len(self.points)
-        return any(not self.is_out((seat + 1) % seats) for seat in self.in_play)
+        return all(self.is_out((seat + 1) % seats) for seat in self.in_play)
 
     def _targets(self, roller: int) -> tuple[int, ...]:
         return tuple(seat for seat in self.in_play if seat != roller)

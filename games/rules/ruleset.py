@@ -86,7 +86,17 @@ class RuleSet:
                     gettext_noop("The option “%(key)s” is not part of this game."), key=str(key)
                 )
             overrides[key] = _checked(key, value)
-        return replace(cls(preset=preset), **overrides)
+        ruleset = replace(cls(preset=preset), **overrides)
+        if ruleset.precise_elimination and ruleset.end == "first_out":
+            # The shorter game ends when someone goes above 30, which precise elimination
+            # never lets happen: the game could not end.
+            raise InvalidRulesError(
+                gettext_noop(
+                    "Precise elimination needs the game played to the last player standing:"
+                    " with the shorter game nobody could ever pass 30."
+                )
+            )
+        return ruleset
 
     def to_dict(self) -> dict[str, Any]:
         """Every key of this preset, resolved: the shape the public API returns."""

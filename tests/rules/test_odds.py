@@ -310,6 +310,17 @@ def test_playing_the_best_choices_wins_as_often_as_predicted(rule: SetAside, see
     assert abs(sum(totals) / turns - float(mean)) <= 4 * math.sqrt(float(spread) / turns)
 
 
+@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize("target", range(31, 36))
+def test_every_target_the_chances_page_shows_is_beaten_as_often_as_predicted(
+    target: int, rule: SetAside
+) -> None:
+    rng = random.Random(target * 10 + len(rule))
+    turns = 8_000
+    hits = sum(play(rng, 6, 0, target, rule) > target for _ in range(turns))
+    assert_close(hits, turns, turn_odds(target, rule).p_beat)
+
+
 @pytest.mark.parametrize(
     ("roll", "kept", "rule", "seed"),
     [

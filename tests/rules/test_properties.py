@@ -11,7 +11,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import GameOverError, Position, RuleSet, Step, Turn
+from games.rules import Effect, GameOverError, Position, RuleSet, Step, Turn
 from games.rules.dice import DiceGame, Row
 
 MAX_TURNS = 3000
@@ -37,7 +37,12 @@ thirty_s_rules = st.fixed_dictionaries(
         "precise_elimination": st.booleans(),
     },
 )
-rule_sets = st.one_of(thirty_rules, thirty_s_rules).map(RuleSet.from_dict)
+rule_sets = (
+    st.one_of(thirty_rules, thirty_s_rules)
+    # Precise elimination never lets anyone pass 30, so the shorter game could not end.
+    .filter(lambda d: not (d.get("precise_elimination") and d.get("end") == "first_out"))
+    .map(RuleSet.from_dict)
+)
 
 
 def random_turn(position: Position, rng: random.Random) -> Turn:
@@ -84,8 +89,19 @@ def check_turn(before: Position, row: Row, after: Position) -> None:
     if before.rules.counts_up:
         # Healing never takes a player below nothing.
         assert min(after.points) >= 0
-        if before.rules.precise_elimination and row.victim is not None and row.victim != row.roller:
-            assert after.points[row.victim] <= 30
+        if before.rules.precise_elimination:
+            # Nobody ever passes 30, and only an attack landing exactly on 30 puts anyone out.
+            assert max(after.points) <= 30
+            for seat in newly_out:
+                assert row.effect is Effect.HIT and seat == row.victim != row.roller
+                assert after.points[seat] == 30
+    elif (
+        before.rules.empty_seat == "lost"
+        and before.rules.on_failure != "nothing"
+        and row.effect in (Effect.HIT, Effect.LOST)
+    ):
+        # Damage lost at an empty seat never carries on when failed turns cost something.
+        assert row.victim == (row.roller + 1) % len(before.points)
     if after.finished:
         assert after.next_roller is None
     else:
@@ -118,10 +134,10 @@ def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: i
     else:
         raise AssertionError("a finished game accepted another turn")
     if rules.counts_up and rules.end == "first_out":
-        # The game ends as soon as anyone reaches 30; the fewest points win, ties shared.
-        assert any(points >= 30 for points in position.points)
+        # The game ends as soon as anyone goes above 30; the fewest points win, ties shared.
+        assert any(points > 30 for points in position.points)
         before_last = DiceGame(rules, players, game.rows[:-1]).position
-        assert all(points < 30 for points in before_last.points)
+        assert all(points <= 30 for points in before_last.points)
         assert position.winners == tuple(
             seat for seat in range(players) if position.points[seat] == min(position.points)
         )

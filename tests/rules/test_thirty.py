@@ -108,6 +108,18 @@ def test_lost_damage_carries_once_nobody_could_ever_be_hit_again() -> None:
     assert row.victim == DAN and g.position.winners == (BEN,)
 
 
+@pytest.mark.parametrize("on_failure", ["one", "shortfall"])
+def test_lost_damage_stays_lost_when_failed_turns_cost_something(on_failure: str) -> None:
+    # As above, but failed turns cost points, so the game can still end: the damage is lost.
+    g = game(4, start_points=1, empty_seat="lost", on_failure=on_failure)
+    g.push(Turn(31, hunt=1))  # Anna knocks Ben out
+    g.push(Turn(31, hunt=1))  # Cleo knocks Dan out: Anna and Cleo left, neither next to the other
+    assert g.position.in_play == (ANNA, CLEO)
+    row = g.push(Turn(31, hunt=1))  # Anna: Ben's seat is empty
+    assert row.effect is Effect.LOST and row.victim == BEN and row.cells == (0, 0, 0, 0)
+    assert g.position.points == (1, 0, 1, 0)
+
+
 def test_the_last_player_holding_points_wins() -> None:
     g = game(2, start_points=1)
     g.push(Turn(33, hunt=1))

@@ -52,20 +52,35 @@ def test_the_hunt_skips_players_who_are_out() -> None:
     assert g.push(Turn(31, hunt=2)).victim == C
 
 
-def test_shorter_game_ends_at_the_first_player_on_thirty_and_fewest_points_win() -> None:
+def test_shorter_game_ends_when_a_player_goes_above_thirty_and_fewest_points_win() -> None:
     g = game(3, end="first_out")
     g.push(Turn(26))  # A +4
     g.push(Turn(26))  # B +4
-    g.push(Turn(36, hunt=5))  # C gives A 30
+    g.push(Turn(36, hunt=5))  # C gives A 30: 34, above 30
     assert g.position.finished
     assert g.position.points == (34, 4, 0)
     assert g.position.winners == (C,)
 
 
+def test_shorter_game_a_player_on_exactly_thirty_plays_on() -> None:
+    g = game(2, end="first_out")
+    g.push(Turn(36, hunt=5))  # A gives B exactly 30
+    assert g.position.points == (0, 30)
+    assert not g.position.finished and not g.position.is_out(B)
+    assert g.position.next_roller == B
+    g.push(Turn(29))  # B +1: 31, above 30
+    assert g.position.finished and g.position.winners == (A,)
+
+
 def test_shorter_game_shares_the_win_between_equal_fewest() -> None:
     g = game(3, end="first_out")
-    g.push(Turn(36, hunt=5))  # A gives B 30
+    g.push(Turn(36, hunt=6))  # A gives B 36
     assert g.position.winners == (A, C)
+
+
+def test_shorter_game_and_precise_elimination_are_refused_together() -> None:
+    with pytest.raises(InvalidRulesError, match="nobody could ever pass 30"):
+        RuleSet.from_dict({"preset": "30s", "end": "first_out", "precise_elimination": True})
 
 
 def test_healing_lowers_the_rollers_points_by_the_margin_but_not_below_zero() -> None:
@@ -131,11 +146,24 @@ def test_precise_elimination_ignores_an_attack_past_thirty_and_needs_exactly_thi
     assert g.position.points == (30, 0) and g.position.winners == (B,)
 
 
-def test_precise_elimination_still_counts_a_rollers_own_shortfall_in_full() -> None:
+def test_precise_elimination_ignores_a_rollers_own_shortfall_past_thirty() -> None:
     g = game(2, precise_elimination=True)
     g.push(Turn(36, hunt=4))  # A gives B 24
-    g.push(Turn(6))  # B scores 24 more: 48, out
-    assert g.position.points == (0, 48) and g.position.winners == (A,)
+    row = g.push(Turn(6))  # B would score 24 more: 48, so nothing
+    assert row.effect is Effect.OVERSHOT and row.victim == B and row.cells == (0, 0)
+    assert g.position.points == (0, 24) and not g.position.finished
+
+
+def test_precise_elimination_ignores_a_shortfall_landing_exactly_on_thirty() -> None:
+    g = game(2, precise_elimination=True)
+    g.push(Turn(36, hunt=4))  # A gives B 24
+    g.push(Turn(30))  # B
+    g.push(Turn(30))  # A
+    row = g.push(Turn(24))  # B would score 6: exactly 30, but not by an attack
+    assert row.effect is Effect.OVERSHOT and row.cells == (0, 0)
+    g.push(Turn(30))  # A
+    assert g.push(Turn(25)).cells == (0, 5)  # B: 29, below 30, counts in full
+    assert g.position.points == (0, 29)
 
 
 def test_weaker_attacks_change_nothing_the_sheet_can_check() -> None:
@@ -147,7 +175,6 @@ def test_weaker_attacks_change_nothing_the_sheet_can_check() -> None:
 def test_all_variants_together() -> None:
     g = game(
         3,
-        end="first_out",
         healing=True,
         free_for_all=True,
         weaker_attacks=True,
@@ -161,8 +188,9 @@ def test_all_variants_together() -> None:
     g.push(Turn(36, hunt=1, target=A))  # B: A +6
     g.push(Turn(31, hunt=5, target=B))  # C: B 29 + 5 = 34 > 30: no effect
     assert g.rows[-1].effect is Effect.OVERSHOT
-    g.push(Turn(31, hunt=1, target=B))  # A: B exactly 30
-    assert g.position.finished and g.position.winners == (C,)
+    g.push(Turn(31, hunt=1, target=B))  # A: B exactly 30, out
+    assert g.position.is_out(B) and g.position.in_play == (A, C)
+    assert g.position.next_roller == C
 
 
 def test_thirty_only_options_are_refused_for_30s() -> None:

@@ -332,8 +332,10 @@ def test_the_rules_page_has_a_section_per_game_in_both_languages(client: Client)
         "How to play",
         "How the app keeps score",
         "Damage is lost at an empty seat",
-        "Once no player still in sits directly before another player still in",
+        "When a failed turn costs something, the damage stays lost",
         "Precise elimination",
+        "A player on exactly 30 plays on",
+        "also the roller’s own shortfall",
         "Players level on the fewest points share the win",
         "a total exactly on the target costs nothing",
     ):
@@ -388,7 +390,7 @@ def test_the_default_game_name_lists_three_players_and_counts_the_rest() -> None
 @pytest.mark.usefixtures("current_translations")
 def test_shared_wins_and_the_history_list_names_with_og(client: Client) -> None:
     rules = {"preset": "30s", "end": "first_out"}
-    game = play(make_game(players=["Anna", "Ben", "Cleo"], rules=rules), RuleTurn(35, 6))
+    game = play(make_game(players=["Anna", "Ben", "Cleo"], rules=rules), RuleTurn(36, 6))
     html = text_of(client.get(f"/g/{game.pk}/", headers=DA).content.decode())
     assert "Anna og Cleo deler sejren!" in html
     english = text_of(client.get(f"/g/{game.pk}/").content.decode())

@@ -1,0 +1,324 @@
+"""The Chances page, its charts, and the create form's estimate of how long a game takes.
+
+Everything shown comes from `games.rules` (exact odds, the computer's policy, the seeded
+game-length simulation); this module only reads a rule set from the query string and draws.
+Charts are pygal SVG files served at their own URLs and shown with <img>, so the page keeps
+the strict Content-Security-Policy: pygal's SVG carries a <style> element, which only the
+chart's own response allows, and no script (`js=[]`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+from xml.etree import ElementTree
+
+import pygal
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import render
+from django.utils.cache import patch_cache_control
+from django.utils.formats import number_format
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET
+from pygal.style import Style
+
+from games.describe import rules_summary
+from games.forms import CreateGameForm
+from games.rules import MAX_PLAYERS, MIN_PLAYERS, Position, RuleError, RuleSet, dice_bot, odds
+from games.rules import estimate as estimates
+from games.rules.ruleset import MAX_TARGET, MIN_TARGET
+from games.translate import rule_error_message
+
+DEFAULT_PLAYERS = 4
+RULE_FIELDS = (
+    "preset",
+    "set_aside",
+    *CreateGameForm.THIRTY_FIELDS,
+    *CreateGameForm.THIRTY_S_FIELDS,
+)
+TARGETS = range(MIN_TARGET, MAX_TARGET + 1)
+
+
+# -- reading a rule set from the query string ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a query asked about: a dice rule set and a table size, or why not."""
+
+    rules: RuleSet | None
+    players: int
+    cards: bool = False
+    error: str = ""
+
+
+def read_query(query: QueryDict, players: int | None = None) -> Asked:
+    """The create form's rule fields, as the form names them; anything unreadable keeps its
+    default, so a half-filled form still gets an answer. The table size is `players`, or
+    the form's rows of player names, or `players=` in the query."""
+    names = query.getlist("player")
+    if players is None:
+        players = len(names) if names else _int(query.get("players"), DEFAULT_PLAYERS)
+    players = min(max(players, MIN_PLAYERS), MAX_PLAYERS)
+    if query.get("preset") == "cards":
+        return Asked(None, players, cards=True)
+    fields = CreateGameForm().fields
+    data: dict[str, Any] = {}
+    for name in RULE_FIELDS:
+        try:
+            data[name] = fields[name].clean(query.get(name))
+        except Exception:
+            data[name] = None
+    if data["preset"] not in ("thirty", "30s"):
+        data["preset"] = "thirty"
+    try:
+        return Asked(RuleSet.from_dict(CreateGameForm._rules_dict(data)), players)
+    except RuleError as error:
+        return Asked(None, players, error=rule_error_message(error))
+
+
+def _int(raw: str | None, default: int) -> int:
+    if raw is None or not (raw.isascii() and raw.isdigit() and len(raw) <= 2):
+        return default
+    return int(raw)
+
+
+def rules_query(rules: RuleSet, players: int | None = None) -> str:
+    """The query string that asks for `rules` again, in the create form's names."""
+    values = CreateGameForm.initial_from(rules)
+    pairs: list[tuple[str, Any]] = [("preset", rules.preset), ("set_aside", rules.set_aside)]
+    fields = CreateGameForm.THIRTY_S_FIELDS if rules.counts_up else CreateGameForm.THIRTY_FIELDS
+    for name in fields:
+        value = values[name]
+        if value is True:
+            pairs.append((name, "on"))
+        elif value not in (False, None):
+            pairs.append((name, value))
+    if players is not None:
+        pairs.append(("players", players))
+    return urlencode(pairs)
+
+
+# -- how long a game takes ----------------------------------------------------------------
+
+
+def duration(minutes: float) -> str:
+    """A length of time a table can plan around: 5-minute steps, hours past an hour."""
+    rounded = max(5, round(minutes / 5) * 5)
+    if rounded < 60:
+        return ngettext("%(minutes)s minute", "%(minutes)s minutes", rounded) % {"minutes": rounded}
+    hours, rest = divmod(rounded, 60)
+    if not rest:
+        return ngettext("%(hours)s hour", "%(hours)s hours", hours) % {"hours": hours}
+    return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": rest}
+
+
+def estimate_context(asked: Asked) -> dict[str, Any]:
+    if asked.rules is None:
+        return {"estimate": None, "estimate_error": asked.error, "cards": asked.cards}
+    found = _shared_estimate(asked.rules, asked.players)
+    turns = round(found.turns)
+    return {
+        "estimate": found,
+        "cards": False,
+        "estimate_turns": ngettext("About %(turns)s turn", "About %(turns)s turns", turns)
+        % {"turns": turns},
+        "estimate_time": duration(found.minutes()),
+        "estimate_players": asked.players,
+        "estimate_margin": max(1, round(2 * found.error)),
+        "estimate_games": found.games,
+        "seconds_per_turn": estimates.SECONDS_PER_TURN,
+        "chances_query": rules_query(asked.rules),
+    }
+
+
+def _shared_estimate(rules: RuleSet, players: int) -> estimates.Estimate:
+    """The seeded estimate, kept in the shared cache too, so that every app process does
+    not simulate the same rule set again (each also keeps its own copy in memory)."""
+    asked = f"{estimates.SEED}:{players}:{rules!r}"
+    key = "estimate:" + hashlib.sha256(asked.encode()).hexdigest()[:32]
+    found = cache.get(key)
+    if isinstance(found, estimates.Estimate):
+        return found
+    found = estimates.estimate(rules, players)
+    cache.set(key, found, timeout=None)
+    return found
+
+
+@require_GET
+def estimate(request: HttpRequest) -> HttpResponse:
+    """The create form's estimate line, from the form's own fields (htmx asks on change)."""
+    context = {"e": estimate_context(read_query(request.GET))}
+    response = render(request, "games/estimate_line.html", context)
+    patch_cache_control(response, max_age=3600)
+    return response
+
+
+# -- the Chances page -----------------------------------------------------------------------
+
+
+def percent(chance: Fraction | float) -> str:
+    # Rounded here: Django's number_format cuts a float's decimals off instead of rounding.
+    return number_format(round(float(chance) * 100, 1), 1) + " %"
+
+
+def start_plan(rules: RuleSet) -> dice_bot.Plan:
+    """The computer's plan for a first turn, with nobody hit yet."""
+    return dice_bot.plan(Position.start(rules, DEFAULT_PLAYERS))
+
+
+def totals_under_best_play(rules: RuleSet) -> dict[int, Fraction]:
+    """The distribution of a turn's total under the computer's play (best play in Thirty)."""
+    if not rules.counts_up:
+        return odds.turn_odds(rules.target, rules.set_aside).totals
+    return dict(odds._distribution(start_plan(rules).solution))
+
+
+@require_GET
+def chances(request: HttpRequest) -> HttpResponse:
+    asked = read_query(request.GET)
+    rules = asked.rules or RuleSet()
+    totals = totals_under_best_play(rules)
+    mark = rules.beat_above
+    beat = sum((p for total, p in totals.items() if total > mark), Fraction(0))
+    context: dict[str, Any] = {
+        "rules": rules,
+        "summary": rules_summary(rules),
+        "query": rules_query(rules),
+        "mark": mark,
+        "beat": percent(beat),
+        "totals": [(total, percent(p)) for total, p in totals.items() if p],
+        "targets": [
+            (
+                target,
+                percent(odds.turn_odds(target, "any").p_beat),
+                percent(odds.turn_odds(target, "one").p_beat),
+            )
+            for target in TARGETS
+        ],
+        "error": asked.error,
+    }
+    if rules.counts_up:
+        exactly = totals[mark]
+        context |= {
+            "exactly": percent(exactly),
+            "below": percent(1 - beat - exactly),
+            "net": number_format(round(float(start_plan(rules).value()), 2), 2),
+        }
+    return render(request, "chances.html", context)
+
+
+CHART_STYLE = Style(
+    background="#ffffff",
+    plot_background="#ffffff",
+    foreground="#1f2933",
+    foreground_strong="#1f2933",
+    foreground_subtle="#d5dbe1",
+    colors=("#2f6f4f", "#b9c4cc", "#c0562f"),
+    font_family="system-ui, sans-serif",
+    label_font_size=18,
+    major_label_font_size=18,
+    value_font_size=16,
+    legend_font_size=20,
+    title_font_size=22,
+)
+
+
+def _chart(kind: type[pygal.Graph], **options: Any) -> Any:
+    return kind(
+        style=CHART_STYLE,
+        js=[],  # no script in the SVG: it is shown as an image, and the CSP allows none
+        disable_xml_declaration=True,
+        explicit_size=False,
+        # A small canvas with large type: on a 390px phone the text stays readable.
+        width=540,
+        height=400,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=1,
+        truncate_label=-1,  # pygal shortens labels to fit by default: "10" became "..."
+        truncate_legend=-1,
+        show_y_guides=True,
+        margin=12,
+        **({"print_values": False} | options),
+    )
+
+
+def totals_chart(rules: RuleSet) -> str:
+    totals = totals_under_best_play(rules)
+    mark = rules.beat_above
+    chart = _chart(pygal.StackedBar, x_label_rotation=0, show_minor_x_labels=False)
+    chart.x_labels = [str(total) for total in totals]
+    chart.x_labels_major = [str(total) for total in totals if total % 5 == 0]
+    chart.x_title = _("Total")
+    chart.y_title = _("Chance, %")
+    chart.add(
+        _("Beats %(mark)s") % {"mark": mark},
+        [round(float(p) * 100, 2) if total > mark else None for total, p in totals.items()],
+    )
+    chart.add(
+        _("Does not beat %(mark)s") % {"mark": mark},
+        [None if total > mark else round(float(p) * 100, 2) for total, p in totals.items()],
+    )
+    return _svg(chart)
+
+
+def _svg(chart: Any) -> str:
+    """The chart as SVG text without any script: with `js=[]` pygal still writes its config
+    into a <script> element, which an image never runs; it goes, so nothing in the file
+    needs the Content-Security-Policy to allow a script."""
+    root = chart.render_tree()
+    for parent in root.iter():
+        for child in list(parent):
+            if str(child.tag).rsplit("}", 1)[-1] == "script":
+                parent.remove(child)
+    return str(ElementTree.tostring(root, encoding="unicode"))
+
+
+def targets_chart() -> str:
+    chart = _chart(
+        pygal.Bar,
+        print_values=True,
+        print_values_position="top",
+        formatter=lambda value: number_format(round(value, 1), 1),  # "53,8" in Danish
+    )
+    chart.x_labels = [str(target) for target in TARGETS]
+    chart.x_title = _("Target")
+    chart.y_title = _("Chance to beat it, %")
+    chart.add(
+        _("Any number of dice per roll"),
+        [round(float(odds.turn_odds(t, "any").p_beat) * 100, 1) for t in TARGETS],
+    )
+    chart.add(
+        _("Exactly one die per roll"),
+        [round(float(odds.turn_odds(t, "one").p_beat) * 100, 1) for t in TARGETS],
+    )
+    return _svg(chart)
+
+
+CHART_POLICY = {
+    "default-src": ["'none'"],
+    "script-src": ["'none'"],
+    "style-src": ["'unsafe-inline'"],
+}
+
+
+@require_GET
+def chart(request: HttpRequest, name: str) -> HttpResponse:
+    """One chart as an SVG image. Its own CSP lets pygal's <style> apply and nothing else."""
+    rules = read_query(request.GET).rules or RuleSet()
+    if name == "totals":
+        svg = totals_chart(rules)
+    elif name == "targets":
+        svg = targets_chart()
+    else:
+        raise Http404
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    # What django-csp's csp_replace decorator does (its typing takes views without arguments).
+    response._csp_replace = CHART_POLICY  # type: ignore[attr-defined]
+    patch_cache_control(response, max_age=3600)
+    return response
