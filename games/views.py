@@ -6,6 +6,7 @@ Each view parses, checks access, calls `games.store` (which calls the rules) and
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from contextlib import suppress
@@ -39,13 +40,14 @@ from games.access import (
     seat_for_key,
 )
 from games.cache import cached, current_version
+from games.charts import render_chart
 from games.describe import rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
 from games.history import history_entries
 from games.links import public_url
 from games.models import Game, Seat, Turn, seat_key
-from games.sheet import Sheet, full_sheet, sheet_since
+from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.translate import rule_error_message
 
 HISTORY_PAGE_SIZE = 20
@@ -401,6 +403,29 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_GET
+def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The sheet's chart as an SVG picture, drawn once per version and language.
+
+    The page links it with the version in the address, so a browser may keep that answer
+    for good; an address without the current version is answered fresh."""
+    version = current_version(game_id)
+    if version is None:
+        raise Http404
+
+    def build() -> str:
+        return render_chart(store.load_snapshot(Game.objects.get(pk=game_id)))
+
+    response = HttpResponse(cached(("chart", game_id, version), build), "image/svg+xml")
+    if request.GET.get("v") == str(version):
+        response["Cache-Control"] = "public, max-age=31536000, immutable"
+    else:
+        response["Cache-Control"] = "no-cache"
+    # A picture: no scripts, and only the styles it carries.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@require_GET
 def healthz(request: HtmxHttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
@@ -426,7 +451,7 @@ def _page_sheet(game: Game) -> tuple[Sheet, str]:
     table is rendered once per version and process, however many phones open the page."""
 
     def build() -> tuple[Sheet, str]:
-        sheet = full_sheet(game)
+        sheet = sheet_of(store.load_snapshot(game))
         table = render_to_string("games/sheet_table.html", {"sheet": sheet})
         return replace(sheet, rows=()), table
 
@@ -441,6 +466,11 @@ def _render_update(
     access: Access,
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
+    if sheet.finished and sheet.summary is None:
+        # The game just ended: the highlights need every row, once per version.
+        game = sheet.game
+        summary = cached(("summary", game.pk, game.version), lambda: full_sheet(game).summary)
+        sheet = dataclasses.replace(sheet, summary=summary)
     context = _game_context(request, sheet, access) | {"replace": replace} | (extra or {})
     response = render(request, "games/sheet_update.html", context)
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
