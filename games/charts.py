@@ -148,6 +148,7 @@ def render_chart(snapshot: Snapshot) -> str:
         style=style,
         width=760,
         height=360,
+        explicit_size=True,
         js=(),  # drawn without scripts: the page's Content-Security-Policy allows none inline
         # The legend is the page's own (templates/games/chart.html), with each line's dashes.
         show_legend=False,

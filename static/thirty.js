@@ -44,6 +44,34 @@
     }
   });
 
+  // Keyboard: each step of the turn form replaces the panel; focus stays in it, on the first
+  // choice of the new step, so a turn takes a few keys rather than a walk through the page.
+  let focusWasInPanel = false;
+  const focusIsInPanel = () => Boolean(document.activeElement?.closest?.("#turn-panel"));
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    // The pad's buttons are disabled while the step is on its way, which drops focus: note it now.
+    if (event.detail.elt.closest?.("#turn-panel")) focusWasInPanel = true;
+  });
+  document.body.addEventListener("htmx:beforeSwap", () => {
+    if (focusIsInPanel()) focusWasInPanel = true;
+  });
+  document.body.addEventListener("htmx:load", (event) => {
+    const panel = event.detail.elt;
+    if (panel.id !== "turn-panel" || !focusWasInPanel) return;
+    focusWasInPanel = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active) && !active.disabled) return;
+    const target = panel.querySelector(".pad button:not(:disabled)") ||
+      panel.querySelector("fieldset:disabled") || panel.querySelector("button, a[href]");
+    if (target?.matches("fieldset")) {
+      // The pad waits a moment after a recorded turn; meanwhile the panel itself holds focus.
+      panel.tabIndex = -1;
+      panel.focus({ preventScroll: true });
+    } else {
+      target?.focus({ preventScroll: true });
+    }
+  });
+
   // Enter in a player's name goes on to the next name; in the last one it starts the game
   // (the form's first submit button), never removing or moving anyone.
   document.addEventListener("keydown", (event) => {

@@ -1,0 +1,144 @@
+"""Accessibility: axe-core on every kind of page, in both colour schemes and both languages;
+the keyboard through a whole turn; the dark mode switch; the chart on the sheet."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import LAPTOP, PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language, create_game, tap
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.14.1.min.js"
+SERIOUS = ("serious", "critical")
+
+
+def serious_violations(page: Any) -> list[dict[str, Any]]:
+    """What axe finds on the page as it is now, keeping only serious and critical problems.
+    The script goes in through the DevTools protocol, so no page policy can block it."""
+    page.evaluate(AXE.read_text())
+    result: dict[str, Any] = page.evaluate(
+        """async () => {
+          const result = await axe.run(document);
+          return {
+            passed: result.passes.map((rule) => rule.id),
+            violations: result.violations.map((v) => ({
+              id: v.id, impact: v.impact, help: v.help,
+              nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " " + n.failureSummary),
+            })),
+          };
+        }"""
+    )
+    assert "color-contrast" in result["passed"]  # axe ran, and checked the text's contrast
+    return [found for found in result["violations"] if found["impact"] in SERIOUS]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=str)
+def test_no_serious_violations_on_any_page(
+    open_browser: Any, language: Language, scheme: str
+) -> None:
+    host = open_browser(PHONE, locale=language.locale)
+    host.emulate_media(color_scheme=scheme)
+    host.goto("/")
+    assert serious_violations(host) == []
+
+    link = create_game(host, ["Anna", "Ben", "Cleo"], start_points=3, language=language)
+    tap(host, "33")
+    tap(host, "2")
+    tap(host, "20")
+    expect(host.locator("#sheet-rows tr")).to_have_count(2)
+    expect(host.locator("#turn-panel fieldset:not([disabled])")).to_have_count(1)
+    host.locator(".legend summary").click()  # the legend's marks are checked too
+    assert serious_violations(host) == [], "host"
+
+    watcher = open_browser(LAPTOP, locale=language.locale)
+    watcher.emulate_media(color_scheme=scheme)
+    watcher.goto(link)
+    expect(watcher.locator("#sheet-rows tr")).to_have_count(2)
+    assert serious_violations(watcher) == [], "watcher"
+
+    watcher.goto("/rules/")
+    assert serious_violations(watcher) == [], "rules"
+
+
+def test_a_whole_turn_by_keyboard_keeps_focus_in_the_turn_form(open_browser: Any) -> None:
+    page = open_browser(LAPTOP)
+    create_game(page, ["Anna", "Ben", "Cleo"])
+    page.locator("#turn-panel .pad button").first.focus()
+    # From the first total, 33 is 27 buttons on: arrow-free, with Tab, as a keyboard user would.
+    for _ in range(27):
+        page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("33")
+    page.keyboard.press("Enter")
+    # The next step asks how many dice showed 3: focus is on its first answer already.
+    expect(page.locator("#turn-panel .ask")).to_contain_text("how many dice showed 3")
+    expect(page.locator(":focus")).to_have_text("0")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("2")
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet-rows tr")).to_have_count(1)
+    # After the turn is recorded, focus comes back to the next player's pad.
+    expect(page.locator("#turn-panel h2")).to_have_text("Ben’s turn")
+    expect(page.locator(":focus")).to_have_text("6")
+
+
+def test_the_dark_mode_switch_overrides_the_system_and_is_remembered(open_browser: Any) -> None:
+    page = open_browser(PHONE)
+    page.emulate_media(color_scheme="light")
+    page.goto("/")
+    switch = page.get_by_role("button", name="Dark mode")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    background = "getComputedStyle(document.documentElement).backgroundColor"
+    light = page.evaluate(background)
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    dark = page.evaluate(background)
+    assert dark != light and dark == "rgb(20, 25, 30)"
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    assert page.evaluate(background) == dark
+    # Back to light, which is what the system shows: the page follows the system again.
+    page.get_by_role("button", name="Dark mode").click()
+    expect(page.locator("html")).not_to_have_attribute("data-theme", re.compile("."))
+    page.emulate_media(color_scheme="dark")
+    assert page.evaluate(background) == dark
+
+
+def test_the_sheet_draws_its_chart_and_a_watcher_sees_it_grow(open_browser: Any) -> None:
+    host = open_browser(LAPTOP)
+    link = create_game(host, ["Anna", "Ben"], start_points=2)
+    watcher = open_browser(PHONE)
+    watcher.goto(link)
+    expect(watcher.locator("#chart")).to_contain_text("The chart starts with the first turn.")
+    tap(host, "33")
+    tap(host, "2")  # Ben is out: Anna wins
+    picture = watcher.locator("#chart img.chart-picture")
+    expect(picture).to_be_visible()
+    expect(picture).to_have_attribute("alt", re.compile("Now: Anna 2 and Ben out"))
+    width = watcher.wait_for_function(
+        "() => document.querySelector('#chart img').naturalWidth"
+    ).json_value()
+    assert width == 760
+    expect(watcher.locator("#chart")).to_contain_text("Biggest hit")
+    expect(watcher.locator("#chart")).to_contain_text("Anna hit Ben for 2 in turn 1.")
+
+
+def test_printing_repeats_the_sheet_header_and_hides_the_controls(open_browser: Any) -> None:
+    page = open_browser(LAPTOP)
+    create_game(page, ["Anna", "Ben"])
+    tap(page, "20")
+    page.emulate_media(media="print")
+    display = page.evaluate("getComputedStyle(document.getElementById('sheet-head')).display")
+    assert display == "table-header-group"
+    expect(page.locator("#turn-panel")).to_be_hidden()
+    expect(page.locator("header.bar")).to_be_hidden()
+    expect(page.locator("#sheet")).to_be_visible()
