@@ -116,8 +116,13 @@ def dice_lines(snapshot: Snapshot) -> tuple[Line, ...]:
     )
 
 
-def render_chart(snapshot: Snapshot) -> str:
+# Sizes the chart is drawn at: a phone gets a narrower picture, so its text stays readable.
+SIZES = {"wide": (760, 360), "narrow": (400, 300)}
+
+
+def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
     """The chart as a standalone SVG document in the reader's language."""
+    width, height = SIZES[size]
     ruleset = snapshot.rules
     drawn = dice_lines(snapshot)
     turns = len(snapshot.rows)
@@ -142,12 +147,13 @@ def render_chart(snapshot: Snapshot) -> str:
         title_font_size=15,
         tooltip_font_size=13,
     )
+    labels = 12 if size == "wide" else 6  # turn numbers along the bottom, at most
     top = THIRTY_S_LIMIT if ruleset.counts_up else ruleset.start_points
     values = [v for line in drawn for v in line.values if v is not None]
     chart = pygal.Line(
         style=style,
-        width=760,
-        height=360,
+        width=width,
+        height=height,
         explicit_size=True,
         js=(),  # drawn without scripts: the page's Content-Security-Policy allows none inline
         # The legend is the page's own (templates/games/chart.html), with each line's dashes.
@@ -164,8 +170,8 @@ def render_chart(snapshot: Snapshot) -> str:
         y_title=_("Points") if ruleset.counts_up else _("Points left"),
         range=(min(0, *values), max(top, *values)),
         include_x_axis=True,
-        show_minor_x_labels=False,
-        x_labels_major_every=max(1, turns // 10) if turns > 12 else None,
+        show_minor_x_labels=turns <= labels,
+        x_labels_major_every=max(1, -(-turns // labels)) if turns > labels else None,
         truncate_label=-1,
         margin=12,
         margin_right=16 + 8 * max((len(label(line)) for line in drawn if line.won), default=0),

@@ -412,10 +412,12 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if version is None:
         raise Http404
 
-    def build() -> str:
-        return render_chart(store.load_snapshot(Game.objects.get(pk=game_id)))
+    size = "narrow" if request.GET.get("size") == "narrow" else "wide"
 
-    response = HttpResponse(cached(("chart", game_id, version), build), "image/svg+xml")
+    def build() -> str:
+        return render_chart(store.load_snapshot(Game.objects.get(pk=game_id)), size)
+
+    response = HttpResponse(cached(("chart", game_id, version, size), build), "image/svg+xml")
     if request.GET.get("v") == str(version):
         response["Cache-Control"] = "public, max-age=31536000, immutable"
     else:

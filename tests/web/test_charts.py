@@ -123,6 +123,8 @@ def test_the_chart_is_an_svg_drawn_once_per_version(client: Client) -> None:
     assert again.content == first.content and len(statements) == 1
     assert again["Cache-Control"] == "no-cache"
     assert client.get("/g/nothing/chart.svg").status_code == 404
+    narrow = client.get(f"/g/{game.pk}/chart.svg?size=narrow").content.decode()
+    assert 'width="400"' in narrow and 'width="760"' in body
 
 
 def test_the_page_shows_the_chart_its_key_and_the_highlights(client: Client) -> None:
