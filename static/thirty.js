@@ -72,6 +72,54 @@
     }
   });
 
+  // Offline: say so, and keep showing what this phone saw last (the service worker keeps a
+  // copy of each game page, for a reload without a connection).
+  const offline = document.getElementById("offline");
+  const showOffline = (isOffline) => { if (offline) offline.hidden = !isOffline; };
+  window.addEventListener("offline", () => showOffline(true));
+  window.addEventListener("online", () => showOffline(false));
+  document.body.addEventListener("htmx:sendError", () => showOffline(true));
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.successful) showOffline(false);
+  });
+  showOffline(!navigator.onLine);
+  const worker = document.body.dataset.serviceWorker;
+  if (worker && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker, { scope: "/" }).catch(() => {
+      // Not over https, or refused: the app works as before, only not offline.
+    });
+  }
+
+  document.body.addEventListener("htmx:afterSettle", (event) => {
+    if (!event.detail.xhr?.getResponseHeader("X-Thirty-Version")) return;
+    navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
+  });
+
+  // Keep the screen on while a game is open and not over, where the browser allows it.
+  let wakeLock = null;
+  const keepAwake = async () => {
+    if (!("wakeLock" in navigator)) return;
+    const wanted = Boolean(document.getElementById("sheet")) &&
+      !document.querySelector("#status.finished") && document.visibilityState === "visible";
+    if (wanted && !wakeLock) {
+      try {
+        wakeLock = await navigator.wakeLock.request("screen");
+        document.documentElement.dataset.awake = "true";
+        wakeLock.addEventListener("release", () => {
+          wakeLock = null;
+          delete document.documentElement.dataset.awake;
+        });
+      } catch {
+        wakeLock = null;  // low battery, or not allowed: the screen sleeps as usual
+      }
+    } else if (!wanted && wakeLock) {
+      wakeLock.release();
+    }
+  };
+  document.addEventListener("visibilitychange", keepAwake);
+  document.body.addEventListener("htmx:afterSettle", keepAwake);
+  document.addEventListener("DOMContentLoaded", keepAwake);
+
   // Enter in a player's name goes on to the next name; in the last one it starts the game
   // (the form's first submit button), never removing or moving anyone.
   document.addEventListener("keydown", (event) => {

@@ -1,10 +1,12 @@
 from django.urls import include, path
 
-from games import api, password, rules_page, views
+from games import api, install, password, rules_page, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
     path("rules/", rules_page.rules, name="rules"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<str:game_id>/", views.game_page, name="game"),

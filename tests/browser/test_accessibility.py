@@ -142,3 +142,49 @@ def test_printing_repeats_the_sheet_header_and_hides_the_controls(open_browser: 
     expect(page.locator("#turn-panel")).to_be_hidden()
     expect(page.locator("header.bar")).to_be_hidden()
     expect(page.locator("#sheet")).to_be_visible()
+
+
+def test_the_app_can_be_installed_and_shows_the_last_sheet_offline(open_browser: Any) -> None:
+    host = open_browser(PHONE)
+    link = create_game(host, ["Anna", "Ben"])
+    watcher = open_browser(PHONE, locale=DANISH.locale)
+    watcher.goto(link)
+    # Install criteria: a manifest with icons, and a service worker controlling the page.
+    manifest = watcher.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())"
+    )
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    watcher.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    watcher.reload()  # now the worker controls the page and keeps its copy
+    assert watcher.evaluate("Boolean(navigator.serviceWorker.controller)")
+    tap(host, "20")
+    expect(watcher.locator("#sheet-rows tr")).to_have_count(1)
+    # The live update had the worker keep a fresh copy of the page.
+    watcher.wait_for_function(
+        """async () => {
+          const kept = await caches.match(location.origin + location.pathname);
+          return kept && (await kept.text()).includes('id="turn-1"');
+        }"""
+    )
+
+    offline = watcher.locator("#offline")
+    expect(offline).to_be_hidden()
+    watcher.context.set_offline(True)
+    expect(offline).to_be_visible()
+    expect(offline).to_contain_text("Du er offline")
+    watcher.reload()  # without a connection: the copy the service worker kept
+    expect(watcher.locator("#sheet")).to_be_visible()
+    expect(watcher.locator("#offline")).to_be_visible()
+    watcher.context.set_offline(False)
+    expect(watcher.locator("#offline")).to_be_hidden()
+
+
+def test_the_screen_stays_awake_while_a_game_is_open(open_browser: Any) -> None:
+    page = open_browser(PHONE)
+    page.context.grant_permissions(["screen-wake-lock"])
+    create_game(page, ["Anna", "Ben"], start_points=1)
+    expect(page.locator("html")).to_have_attribute("data-awake", "true")
+    tap(page, "33")
+    tap(page, "1")  # Ben is out: the game is over and the screen may sleep again
+    expect(page.locator("#status.finished")).to_be_visible()
+    expect(page.locator("html")).not_to_have_attribute("data-awake", "true")
