@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Sum
@@ -191,7 +192,9 @@ def record_turn(
                 Cell(turn=stored, seat_id=seat_id, value=value)
                 for seat_id, value in zip(seat_ids, row.cells, strict=True)
             )
-            game, after = _bump(game), position.after(row)
+            after = position.after(row)
+            game.finished, game.turn_count = after.finished, number
+            game = _bump(game, "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -207,7 +210,9 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         if last is None:
             raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
         last.delete()
-        return _bump(game)
+        # A turn is only ever played in a game still going: without it, the game goes on.
+        game.finished, game.turn_count = False, last.number - 1
+        return _bump(game, "finished", "turn_count")
 
 
 def start_rematch(game: Game, names: Sequence[str]) -> tuple[Game, str]:
@@ -246,6 +251,34 @@ def allow_seats_to_play(game_id: str, *, allowed: bool) -> Game:
         return _bump(game)
 
 
+def rename_game(game_id: str, name: str) -> Game:
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        game.name = name
+        return _bump(game, "name")
+
+
+# How long the host has to take back a deletion.
+RESTORE_MINUTES = 10
+
+
+def delete_game(game_id: str) -> Game:
+    """Take the game out of every list and page; `restore_game` brings it back for a while."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        game.deleted_at = timezone.now()
+        return _bump(game, "deleted_at")
+
+
+def restore_game(game_id: str) -> Game:
+    """Bring back a game deleted less than RESTORE_MINUTES ago. Raises `Game.DoesNotExist`."""
+    since = timezone.now() - timedelta(minutes=RESTORE_MINUTES)
+    with transaction.atomic():
+        game = Game.everything.select_for_update().get(pk=game_id, deleted_at__gte=since)
+        game.deleted_at = None
+        return _bump(game, "deleted_at")
+
+
 def _lock(game_id: str, version: int | None) -> Game:
     game = Game.objects.select_for_update().get(pk=game_id)
     if version is not None and version != game.version:
@@ -253,10 +286,10 @@ def _lock(game_id: str, version: int | None) -> Game:
     return game
 
 
-def _bump(game: Game) -> Game:
+def _bump(game: Game, *fields: str) -> Game:
     game.version = F("version") + 1
     game.updated_at = timezone.now()
-    game.save(update_fields=["version", "updated_at"])
+    game.save(update_fields=["version", "updated_at", *fields])
     game.refresh_from_db(fields=["version"])
     announce(game)
     return game

@@ -16,7 +16,6 @@ from typing import Any
 import segno
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
@@ -44,13 +43,14 @@ from games.charts import render_chart
 from games.describe import rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
-from games.history import history_entries
+from games.history import HistoryFilter, history_entries, played_games
 from games.links import public_url
-from games.models import Game, Seat, Turn, seat_key
+from games.models import Game, Seat, seat_key
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.translate import rule_error_message
 
 HISTORY_PAGE_SIZE = 20
+MAX_GAME_NAME = 80
 MY_GAMES_SHOWN = 8
 POLL_SECONDS = 1
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
@@ -83,11 +83,12 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     my_games = sorted(Game.objects.filter(pk__in=mine), key=lambda game: mine.index(game.pk))[
         :MY_GAMES_SHOWN
     ]
-    # A game nobody has played a turn in is not a game played: it stays out of the history.
-    played = Game.objects.filter(Exists(Turn.objects.filter(game=OuterRef("pk"))))
-    page = Paginator(played.order_by("-created_at"), HISTORY_PAGE_SIZE).get_page(
+    page = Paginator(played_games().order_by("-created_at", "pk"), HISTORY_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
+    deleted = None
+    if (gone := request.GET.get("deleted")) and is_host_of_deleted(request, gone):
+        deleted = Game.everything.filter(pk=gone).first()
     return render(
         request,
         "home.html",
@@ -96,8 +97,76 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "page": page,
             "history": history_entries(list(page.object_list)),
             "my_history": history_entries(my_games),
+            "deleted": deleted,
+            "restore_minutes": store.RESTORE_MINUTES,
         },
     )
+
+
+@require_GET
+def history(request: HtmxHttpRequest) -> HttpResponse:
+    """Every game played, searched by player, kind, status and date, a page at a time."""
+    search = HistoryFilter(request.GET or None)
+    page = Paginator(search.games(), HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "games/history.html",
+        {
+            "search": search,
+            "page": page,
+            "history": history_entries(list(page.object_list)),
+            "query": query.urlencode(),
+        },
+    )
+
+
+def is_host_of_deleted(request: HtmxHttpRequest, game_id: str) -> bool:
+    game = Game.everything.filter(pk=game_id, deleted_at__isnull=False).first()
+    return game is not None and is_host(request, game)
+
+
+@require_http_methods(["GET", "POST"])
+def rename(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can rename this game."))
+    error = None
+    if request.method == "POST":
+        name = " ".join(request.POST.get("name", "").split())
+        if 1 <= len(name) <= MAX_GAME_NAME:
+            store.rename_game(game.pk, name)
+            return redirect("game", game.pk)
+        error = _("A game’s name is 1 to %(most)s characters.") % {"most": MAX_GAME_NAME}
+    return render(request, "games/rename.html", {"game": game, "error": error})
+
+
+@require_http_methods(["GET", "POST"])
+def delete(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can delete this game."))
+    if request.method == "GET":
+        return render(
+            request,
+            "games/delete_confirm.html",
+            {"game": game, "restore_minutes": store.RESTORE_MINUTES},
+        )
+    store.delete_game(game.pk)
+    return redirect(reverse("home") + f"?deleted={game.pk}")
+
+
+@require_POST
+def restore(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game.everything, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can restore this game."))
+    try:
+        store.restore_game(game.pk)
+    except Game.DoesNotExist:
+        return render(request, "games/restore_late.html", {"game": game}, status=410)
+    return redirect("game", game.pk)
 
 
 def _initial(post: Any) -> dict[str, Any]:
@@ -177,7 +246,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return HttpResponse(status=204)
     count = _int_or_none(request.GET.get("n")) or 0
     last = _int_or_none(request.GET.get("t"))
-    game = Game.objects.get(pk=game_id)
+    game = get_object_or_404(Game, pk=game_id)
     if (rematch := store.rematch_of(game)) is not None:
         # The host started a rematch: every phone following this game goes along.
         return HttpResponseClientRedirect(reverse("game", args=[rematch]))
