@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -334,3 +335,49 @@ def _chain(dice: int) -> tuple[Fraction, ...]:
 
 def chain_at_least(dice: int, found: int) -> Fraction:
     return sum(_chain(dice)[found:], Fraction(0))
+
+
+def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wide") -> str:
+    """A player's share of games won after each finished game, as an SVG document."""
+    width, height = SIZES[size]
+    chart = pygal.Line(
+        style=Style(
+            background="#ffffff",
+            plot_background="#ffffff",
+            foreground="#1d2b36",
+            foreground_strong="#1d2b36",
+            foreground_subtle="#8c8577",
+            guide_stroke_color="#e3ddd2",
+            major_guide_stroke_color="#cfc8bb",
+            guide_stroke_dasharray="0",
+            major_guide_stroke_dasharray="0",
+            colors=(COLOURS[0],),
+            font_family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
+            label_font_size=13,
+            major_label_font_size=13,
+            title_font_size=15,
+        ),
+        width=width,
+        height=height,
+        explicit_size=True,
+        js=(),
+        show_legend=False,
+        css=(
+            "file://style.css",
+            "file://graph.css",
+            "inline:.series .line{stroke-width:3px !important;stroke-opacity:1 !important}",
+        ),
+        range=(0, 100),
+        y_title=_("Games won (%)"),
+        x_title=_("Finished games"),
+        dots_size=4,
+        show_minor_x_labels=len(points) <= 10,
+        x_labels_major_every=max(1, -(-len(points) // 10)) if len(points) > 10 else None,
+        truncate_label=-1,
+        margin=12,
+        no_data_text=_("No finished games yet"),
+    )
+    chart.x_labels = [str(number) for number in range(1, len(points) + 1)]
+    chart.add(_("Games won (%)"), [round(float(rate) * 100) for _, rate in points])
+    svg: bytes = chart.render()
+    return svg.decode()

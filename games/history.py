@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 from django.db.models import Exists, OuterRef, QuerySet, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Lower, Trim
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -56,7 +56,11 @@ class HistoryFilter(forms.Form):
         data: dict[str, Any] = self.cleaned_data if self.is_valid() else {}
         if player := (data.get("player") or "").strip():
             games = games.filter(
-                Exists(Seat.objects.filter(game=OuterRef("pk"), name__icontains=player))
+                Exists(
+                    Seat.objects.alias(key=Lower(Trim("name"))).filter(
+                        game=OuterRef("pk"), key__contains=player.lower()
+                    )
+                )
             )
         if kind := data.get("kind"):
             games = games.filter(rules_data__preset=kind)

@@ -39,13 +39,14 @@ from games.access import (
     seat_for_key,
 )
 from games.cache import cached, current_version
-from games.charts import render_chart
+from games.charts import render_chart, render_results
 from games.describe import rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
-from games.history import HistoryFilter, history_entries, played_games
+from games.history import KINDS, HistoryFilter, history_entries, played_games
 from games.links import public_url
 from games.models import Game, Seat, seat_key
+from games.players import player_stats
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.translate import rule_error_message
 
@@ -492,6 +493,38 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     else:
         response["Cache-Control"] = "no-cache"
     # A picture: no scripts, and only the styles it carries.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@require_GET
+def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """One player across every game they sat in, matched by name ignoring case."""
+    stats = player_stats(name)
+    if stats is None:
+        raise Http404
+    kinds = dict(KINDS)
+    return render(
+        request,
+        "games/player.html",
+        {
+            "stats": stats,
+            "total": stats.all,
+            "kinds": [(kinds.get(kind.kind, kind.kind), kind) for kind in stats.kinds.values()],
+            "recent": list(reversed(stats.results[-10:])),
+            "chart_key": sum(result.game.version for result in stats.results),
+        },
+    )
+
+
+@require_GET
+def player_chart(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    stats = player_stats(name)
+    if stats is None:
+        raise Http404
+    size = "narrow" if request.GET.get("size") == "narrow" else "wide"
+    response = HttpResponse(render_results(stats.win_rate_over_time(), size), "image/svg+xml")
+    response["Cache-Control"] = "no-cache"
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response
 

@@ -9,6 +9,8 @@ urlpatterns = [
     path("sw.js", install.service_worker, name="service_worker"),
     path("rules/", rules_page.rules, name="rules"),
     path("history/", views.history, name="history"),
+    path("players/<path:name>/chart.svg", views.player_chart, name="player_chart"),
+    path("players/<path:name>/", views.player, name="player"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<str:game_id>/", views.game_page, name="game"),
     path("g/<str:game_id>/live", views.live, name="live"),

@@ -67,6 +67,15 @@ def test_no_serious_violations_on_any_page(
     watcher.goto("/rules/")
     assert serious_violations(watcher) == [], "rules"
 
+    watcher.goto(link)
+    watcher.locator(".chart-key a", has_text="Anna").click()
+    expect(watcher.locator("h1")).to_have_text("Anna")
+    assert serious_violations(watcher) == [], "player"
+
+    watcher.goto("/history/?player=anna")
+    expect(watcher.locator(".games li")).to_have_count(1)
+    assert serious_violations(watcher) == [], "history"
+
 
 def test_a_whole_turn_by_keyboard_keeps_focus_in_the_turn_form(open_browser: Any) -> None:
     page = open_browser(LAPTOP)
