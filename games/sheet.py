@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from games import charts, rules
+from games import bgstats, charts, rules
 from games.explain import explain_row, undo_question
 from games.models import Game, Seat, Turn
 from games.names import join_names
@@ -61,8 +61,10 @@ class Sheet:
     position: rules.Position
     # What undo asks about the last row, when this sheet was built with it.
     undo_question: str | None = None
-    # The end-of-game highlights, once the game is over and the sheet was built whole.
+    # The end-of-game highlights and the BG Stats link, once the game is over and the sheet
+    # was built whole.
     summary: charts.Summary | None = None
+    bgstats_url: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -115,8 +117,15 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         turn_count=last.number if last else 0,
         last_turn_id=last.id if last else None,
     )
-    if sheet.finished:
-        sheet = replace(sheet, summary=charts.summary(snapshot))
+    if sheet.finished and last is not None:
+        ended = Turn.objects.filter(pk=last.id).values_list("created_at", flat=True).first()
+        sheet = replace(
+            sheet,
+            summary=charts.summary(snapshot),
+            bgstats_url=bgstats.link(
+                bgstats.play_data(snapshot, ended or snapshot.game.updated_at)
+            ),
+        )
     return sheet
 
 

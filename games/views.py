@@ -571,10 +571,10 @@ def _render_update(
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
     if sheet.finished and sheet.summary is None:
-        # The game just ended: the highlights need every row, once per version.
+        # The game just ended: the highlights and the BG Stats link need every row, once.
         game = sheet.game
-        summary = cached(("summary", game.pk, game.version), lambda: full_sheet(game).summary)
-        sheet = dataclasses.replace(sheet, summary=summary)
+        whole = cached(("ended", game.pk, game.version), lambda: full_sheet(game))
+        sheet = dataclasses.replace(sheet, summary=whole.summary, bgstats_url=whole.bgstats_url)
     context = _game_context(request, sheet, access) | {"replace": replace} | (extra or {})
     response = render(request, "games/sheet_update.html", context)
     # The page ignores an update older than what it already shows (a poll that crossed a turn).

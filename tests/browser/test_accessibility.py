@@ -3,9 +3,11 @@ the keyboard through a whole turn; the dark mode switch; the chart on the sheet.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from playwright.sync_api import expect
@@ -139,6 +141,14 @@ def test_the_sheet_draws_its_chart_and_a_watcher_sees_it_grow(open_browser: Any)
     assert width == 400  # a phone gets the narrow picture, with text it can read
     expect(watcher.locator("#chart")).to_contain_text("Biggest hit")
     expect(watcher.locator("#chart")).to_contain_text("Anna hit Ben for 2 in turn 1.")
+    # The game is over: it offers itself to BG Stats, a play in the app's push format.
+    bgstats = watcher.get_by_role("link", name="Log in BG Stats")
+    data = json.loads(unquote(bgstats.get_attribute("href").split("?data=", 1)[1]))
+    assert data["sourceName"] == "Thirty" and data["game"]["sourceGameId"] == "thirty"
+    assert [(p["name"], p["winner"], p["rank"]) for p in data["players"]] == [
+        ("Anna", True, 1),
+        ("Ben", False, 2),
+    ]
 
 
 def test_printing_repeats_the_sheet_header_and_hides_the_controls(open_browser: Any) -> None:
