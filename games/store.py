@@ -108,6 +108,15 @@ def load_snapshot(game: Game) -> Snapshot:
     return Snapshot(game, tuple(name for _, name in seats), tuple(rows), position)
 
 
+def up_to(snapshot: Snapshot, count: int) -> Snapshot:
+    """The game as it stood after its first `count` rows: a step of a replay."""
+    rows = snapshot.rows[:count]
+    position = rules.Position.start(snapshot.rules, len(snapshot.names))
+    for stored in rows:
+        position = position.after(stored.row)
+    return Snapshot(snapshot.game, snapshot.names, rows, position)
+
+
 def load_rows(
     game: Game, ruleset: rules.RuleSet, seat_ids: Sequence[int], *, after: int = 0
 ) -> list[StoredRow]:

@@ -483,11 +483,15 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         raise Http404
 
     size = "narrow" if request.GET.get("size") == "narrow" else "wide"
+    upto = _int_or_none(request.GET.get("turn"))
 
     def build() -> str:
-        return render_chart(store.load_snapshot(Game.objects.get(pk=game_id)), size)
+        snapshot = store.load_snapshot(get_object_or_404(Game, pk=game_id))
+        if upto is not None:
+            snapshot = store.up_to(snapshot, max(0, upto))
+        return render_chart(snapshot, size)
 
-    response = HttpResponse(cached(("chart", game_id, version, size), build), "image/svg+xml")
+    response = HttpResponse(cached(("chart", game_id, version, size, upto), build), "image/svg+xml")
     if request.GET.get("v") == str(version):
         response["Cache-Control"] = "public, max-age=31536000, immutable"
     else:
@@ -495,6 +499,30 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     # A picture: no scripts, and only the styles it carries.
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response
+
+
+@require_GET
+def replay(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """A finished game turn by turn: the sheet and the chart as they stood after a turn."""
+    game = get_object_or_404(Game, pk=game_id)
+    snapshot = store.load_snapshot(game)
+    total = len(snapshot.rows)
+    if not snapshot.position.finished:
+        return redirect("game", game.pk)
+    step = _int_or_none(request.GET.get("turn"))
+    step = total if step is None else min(max(step, 0), total)
+    sheet = sheet_of(store.up_to(snapshot, step))
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "sheet": sheet,
+            "step": step,
+            "total": total,
+            "row": sheet.rows[-1] if sheet.rows else None,
+        },
+    )
 
 
 @require_GET

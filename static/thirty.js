@@ -120,6 +120,13 @@
   document.body.addEventListener("htmx:afterSettle", keepAwake);
   document.addEventListener("DOMContentLoaded", keepAwake);
 
+  // Replay: the arrow keys step through the turns.
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, select, textarea")) return;
+    const link = document.getElementById(event.key === "ArrowLeft" ? "replay-prev" : event.key === "ArrowRight" ? "replay-next" : "");
+    if (link) location.href = link.href;
+  });
+
   // Enter in a player's name goes on to the next name; in the last one it starts the game
   // (the form's first submit button), never removing or moving anyone.
   document.addEventListener("keydown", (event) => {

@@ -25,6 +25,7 @@ urlpatterns = [
     path("g/<str:game_id>/seats", views.seats_play, name="seats_play"),
     path("g/<str:game_id>/qr.svg", views.qr_code, name="qr"),
     path("g/<str:game_id>/chart.svg", views.chart, name="chart"),
+    path("g/<str:game_id>/replay", views.replay, name="replay"),
     path("g/<str:game_id>/export.json", views.export_json, name="export_json"),
     path("g/<str:game_id>/sheet.csv", views.export_csv, name="export_csv"),
     path("import", views.import_game, name="import"),

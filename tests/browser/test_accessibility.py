@@ -207,3 +207,24 @@ def test_the_screen_stays_awake_while_a_game_is_open(open_browser: Any) -> None:
     tap(page, "1")  # Ben is out: the game is over and the screen may sleep again
     expect(page.locator("#status.finished")).to_be_visible()
     expect(page.locator("html")).not_to_have_attribute("data-awake", "true")
+
+
+def test_a_finished_game_replays_turn_by_turn(open_browser: Any) -> None:
+    page = open_browser(LAPTOP)
+    create_game(page, ["Anna", "Ben"], start_points=2)
+    tap(page, "20")
+    tap(page, "33")
+    tap(page, "2")  # Ben hits Anna for 2: Ben wins
+    page.get_by_role("link", name="Replay the game").click()
+    expect(page.locator(".replay-where")).to_have_text("Before the first turn")
+    page.get_by_role("link", name="Next ▶").click()
+    expect(page.locator(".replay-where")).to_have_text("Turn 1 of 2")
+    expect(page.locator("#sheet-rows tr")).to_have_count(1)
+    expect(page.locator(".chart-picture")).to_be_visible()
+    page.keyboard.press("ArrowRight")  # the arrow keys step too
+    expect(page.locator(".replay-where")).to_have_text("Turn 2 of 2")
+    expect(page.locator("#sheet-rows tr")).to_have_count(2)
+    expect(page.locator("#sheet-foot td").first).to_have_text("0")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator(".replay-where")).to_have_text("Turn 1 of 2")
+    assert serious_violations(page) == []
