@@ -9,8 +9,11 @@ through the JSON API, then photographs with Chromium:
     host-<size>-<lang>.png     the host's game page, with the turn form
     watch-<size>-<lang>.png    the same game on a watcher's phone
     turn-<size>-<lang>.png     the turn form after tapping a total above 30
-    chart-<size>-<lang>-<scheme>.png   a finished game's chart and highlights, in the light
-                               and the dark colour scheme
+    chart-<size>-<lang>-<scheme>.png    a finished game's chart and highlights
+    history-<size>-<lang>-<scheme>.png  the history, searched for a player
+    player-<size>-<lang>-<scheme>.png   a player's page (whole page)
+    replay-<size>-<lang>-<scheme>.png   a finished game replayed, at turn 5
+                               each in the light and the dark colour scheme
 
 where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and every other
 page in Danish, at both sizes:
@@ -480,6 +483,12 @@ def shoot_pictures(
         page.locator("#chart img").wait_for()
         page.locator("#chart").scroll_into_view_if_needed()
         snap(page, "chart")
+        page.goto(f"{base}/history/?player=anna", wait_until="load")
+        snap(page, "history")
+        page.goto(f"{base}/players/Nikolaj/", wait_until="load")
+        snap(page, "player", full_page=True)
+        page.goto(f"{base}/g/{game['finished_game']['id']}/replay?turn=5", wait_until="load")
+        snap(page, "replay")
     finally:
         context.close()
     return taken
