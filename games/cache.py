@@ -119,6 +119,13 @@ class _Memory:
                 self.entries.popitem(last=False)
         return value
 
+    def get(self, key: Hashable) -> Any:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+                return self.entries[key]
+        return None
+
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
@@ -139,6 +146,11 @@ def remembered(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
 
 def remember(key: tuple[Hashable, ...], value: object) -> None:
     _memory.get_or_build(key, lambda: value)
+
+
+def recall(key: tuple[Hashable, ...]) -> Any:
+    """The value remembered for `key`, or None."""
+    return _memory.get(key)
 
 
 def clear() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import rules
+from games.cache import recall, remember
 from games.models import Game, Seat
 
 # The kinds of game the history tells apart; the card game joins this list.
@@ -88,6 +89,19 @@ def _start_of(day: date, days: int = 0) -> datetime:
 
 
 def history_entries(games: Sequence[Game]) -> list[HistoryEntry]:
+    """Each game's line in the history. A line is remembered per game and version, so a page
+    adds up the cells only of the games that changed since it was last shown."""
+    known = {game.pk: recall(("history-entry", game.pk, game.version)) for game in games}
+    missing = [game for game in games if known[game.pk] is None]
+    for entry in _add_up(missing):
+        remember(("history-entry", entry.game.pk, entry.game.version), entry)
+        known[entry.game.pk] = entry
+    return [replace(known[game.pk], game=game) for game in games]
+
+
+def _add_up(games: Sequence[Game]) -> list[HistoryEntry]:
+    if not games:
+        return []
     seats = (
         Seat.objects.filter(game__in=[game.pk for game in games])
         .order_by("game_id", "position")

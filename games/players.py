@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, Lower, Trim
 
 from games import rules
+from games.cache import remembered
 from games.models import Cell, Game, Seat, Turn
 
 
@@ -116,6 +117,13 @@ def player_stats(name: str) -> PlayerStats | None:
     )
     if not seats:
         return None
+    # The numbers change only when one of their games does: remembered per set of versions.
+    stamp = tuple((seat.game_id, seat.game.version) for seat in seats)
+    stats: PlayerStats = remembered(("player", key, stamp), lambda: _add_up(key, seats))
+    return stats
+
+
+def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
     games = {seat.game_id: seat.game for seat in seats}
     mine = {seat.game_id: seat.position for seat in seats}
 

@@ -165,3 +165,15 @@ def test_a_deleted_game_cannot_come_back_after_ten_minutes(
     # Someone else's browser never sees the offer to restore it.
     other = Client()
     assert "was deleted" not in other.get(f"/?deleted={game.pk}").content.decode()
+
+
+def test_a_page_seen_before_adds_up_nothing_again(client: Client, games: dict[str, Game]) -> None:
+    cache.clear()
+    with count_statements() as first:
+        client.get("/history/")
+    with count_statements() as again:
+        client.get("/history/")
+    assert len(again) == len(first) - 1  # the seats' sums come from memory
+    play(games["friday"], RuleTurn(20))  # a new version of one game is added up afresh
+    html = client.get("/history/").content.decode()
+    assert "2 turns" in html

@@ -119,3 +119,14 @@ def test_the_page_costs_the_same_for_two_games_as_for_twelve(client: Client) -> 
     for _ in range(10):
         thirty_game()
     assert statements() == few <= 6
+
+
+@pytest.mark.usefixtures("three_games")
+def test_the_numbers_are_remembered_until_one_of_their_games_changes(client: Client) -> None:
+    client.get("/players/Ben/")
+    with count_statements() as seen:
+        client.get("/players/Ben/")
+    assert len(seen) == 1  # only their seats, to see that no game changed
+    game = play(make_game(players=["Ben", "Zoe"], rules={"start_points": 1}), RuleTurn(31, 1))
+    ben = player_stats("ben")
+    assert ben is not None and ben.kinds["thirty"].won == 1 and game.finished
