@@ -25,7 +25,7 @@ from games.versions import CHANNEL, VersionBoard
 T = TypeVar("T")
 MAX_ENTRIES = 512
 
-_VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s"
+_VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s AND deleted_at IS NULL"
 _VERSION_SQL_SQLITE = _VERSION_SQL.replace("%s", "?")
 
 

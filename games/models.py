@@ -51,6 +51,13 @@ def seat_key(host_key: str, game_id: str, position: int, issue: int = 0) -> str:
     return base64.urlsafe_b64encode(digest.digest()[:18]).decode()
 
 
+class LiveGames(models.Manager["Game"]):
+    """Games that have not been deleted: what every page and the API see."""
+
+    def get_queryset(self) -> models.QuerySet[Game]:
+        return super().get_queryset().filter(deleted_at__isnull=True)
+
+
 class Game(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     name = models.CharField(max_length=80)
@@ -70,12 +77,35 @@ class Game(models.Model):
     seed_sha256 = models.CharField(max_length=64, blank=True, default="")
     # Who rolled the last row, kept with the version (see `Seat.cell_sum`).
     last_roller = models.PositiveSmallIntegerField(null=True, blank=True)
+    # What the rules made of the last row, kept by `store` with every change so that the
+    # history can filter thousands of games without adding up their cells.
+    finished = models.BooleanField(default=False)
+    turn_count = models.PositiveIntegerField(default=0)
+    # Set when the host deletes the game; it can be restored for a few minutes.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    everything = models.Manager()  # deleted games too: only for restoring them
+    objects = LiveGames()
 
     class Meta:
-        indexes = (models.Index(fields=["-created_at"], name="game_newest_first"),)
+        base_manager_name = "everything"
+        default_manager_name = "objects"
+        indexes = (
+            models.Index(fields=["-created_at"], name="game_newest_first"),
+            models.Index(
+                fields=["-created_at"],
+                name="game_played_newest_first",
+                condition=models.Q(turn_count__gt=0, deleted_at__isnull=True),
+            ),
+        )
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def preset(self) -> str:
+        """The game for the history and the players' pages: "thirty", "30s" or "cards"."""
+        return str(self.rules_data.get("preset", "thirty"))
 
     @property
     def rules(self) -> RuleSet:

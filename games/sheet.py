@@ -4,13 +4,15 @@ templates. Built from a `store.Snapshot`, or from the rows after a point for liv
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from games import rules
+from django.utils.translation import gettext as _
+
+from games import bgstats, charts, rules
 from games.explain import explain_row, undo_question
 from games.models import Game, Seat, Turn
 from games.names import join_names
-from games.store import StoredRow, load_position, load_rows, load_snapshot
+from games.store import Snapshot, StoredRow, load_position, load_rows, load_snapshot
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,15 @@ class SeatColumn:
     out: bool
     rolls_next: bool
     won: bool
+
+    @property
+    def colour(self) -> str:
+        """The colour and dashes of this seat's line on the chart, for its key."""
+        return charts.colour(self.position)
+
+    @property
+    def dashes(self) -> str:
+        return charts.dashes(self.position, won=self.won)
 
 
 @dataclass(frozen=True)
@@ -50,6 +61,10 @@ class Sheet:
     position: rules.Position
     # What undo asks about the last row, when this sheet was built with it.
     undo_question: str | None = None
+    # The end-of-game highlights and the BG Stats link, once the game is over and the sheet
+    # was built whole.
+    summary: charts.Summary | None = None
+    bgstats_url: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -64,22 +79,54 @@ class Sheet:
         return join_names([seat.name for seat in self.winners])
 
     @property
+    def chart_alt(self) -> str:
+        """What the chart shows, in words: where each line ends."""
+        ends = join_names(
+            [
+                _("%(name)s out") % {"name": seat.name}
+                if seat.out
+                else f"{seat.name} {str(seat.points).replace('-', '−')}"
+                for seat in self.seats
+            ]
+        )
+        if self.ruleset.counts_up:
+            return _("Chart of each player’s points after every turn. Now: %(ends)s.") % {
+                "ends": ends
+            }
+        return _("Chart of each player’s points left after every turn. Now: %(ends)s.") % {
+            "ends": ends
+        }
+
+    @property
     def next_roller(self) -> SeatColumn | None:
         roller = self.position.next_roller
         return None if roller is None else self.seats[roller]
 
 
 def full_sheet(game: Game) -> Sheet:
-    snapshot = load_snapshot(game)
+    return sheet_of(load_snapshot(game))
+
+
+def sheet_of(snapshot: Snapshot) -> Sheet:
     last = snapshot.rows[-1] if snapshot.rows else None
-    return _sheet(
-        game,
+    sheet = _sheet(
+        snapshot.game,
         snapshot.names,
         snapshot.position,
         snapshot.rows,
         turn_count=last.number if last else 0,
         last_turn_id=last.id if last else None,
     )
+    if sheet.finished and last is not None:
+        ended = Turn.objects.filter(pk=last.id).values_list("created_at", flat=True).first()
+        sheet = replace(
+            sheet,
+            summary=charts.summary(snapshot),
+            bgstats_url=bgstats.link(
+                bgstats.play_data(snapshot, ended or snapshot.game.updated_at)
+            ),
+        )
+    return sheet
 
 
 def sheet_since(

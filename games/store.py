@@ -11,6 +11,7 @@ import hmac
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, cast
 
 from django.db import IntegrityError, transaction
@@ -135,8 +136,12 @@ def create_played_game(
             if total:
                 Seat.objects.filter(pk=seat_id).update(cell_sum=total)
         last_roller = rows[-1].roller if rows else None
+        finished = rules.Position.from_cell_sums(ruleset, sums or [0] * len(seat_ids)).finished
         Game.objects.filter(pk=game.pk).update(
-            version=F("version") + len(rows), last_roller=last_roller
+            version=F("version") + len(rows),
+            last_roller=last_roller,
+            turn_count=len(rows),
+            finished=finished,
         )
         game.refresh_from_db()
         announce(game)
@@ -190,6 +195,15 @@ def load_snapshot(game: Game) -> Snapshot:
     for stored in rows:
         position = position.after(stored.row)
     return Snapshot(game, tuple(name for _, name in seats), tuple(rows), position)
+
+
+def up_to(snapshot: Snapshot, count: int) -> Snapshot:
+    """The game as it stood after its first `count` rows: a step of a replay."""
+    rows = snapshot.rows[:count]
+    position = rules.Position.start(snapshot.rules, len(snapshot.names))
+    for stored in rows:
+        position = position.after(stored.row)
+    return Snapshot(snapshot.game, snapshot.names, rows, position)
 
 
 def load_rows(
@@ -302,8 +316,10 @@ def record_turn(
                 Cell(turn=stored, seat_id=seat_id, value=value) for seat_id, value in written
             )
             _add_to_sums(written)
+            after = position.after(row)
             game.last_roller = row.roller
-            game, after = _bump(game, "last_roller"), position.after(row)
+            game.finished, game.turn_count = after.finished, number
+            game = _bump(game, "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -334,7 +350,9 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
             .values_list("roller", flat=True)
             .first()
         )
-        return _bump(game, "last_roller")
+        # A turn is only ever played in a game still going: without it, the game goes on.
+        game.finished, game.turn_count = False, last.number - 1
+        return _bump(game, "last_roller", "finished", "turn_count")
 
 
 def _add_to_sums(cells: Iterable[tuple[int, int]]) -> None:
@@ -384,6 +402,34 @@ def allow_seats_to_play(game_id: str, *, allowed: bool) -> Game:
         game.seats_play = allowed
         game.save(update_fields=["seats_play"])
         return _bump(game)
+
+
+def rename_game(game_id: str, name: str) -> Game:
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        game.name = name
+        return _bump(game, "name")
+
+
+# How long the host has to take back a deletion.
+RESTORE_MINUTES = 10
+
+
+def delete_game(game_id: str) -> Game:
+    """Take the game out of every list and page; `restore_game` brings it back for a while."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        game.deleted_at = timezone.now()
+        return _bump(game, "deleted_at")
+
+
+def restore_game(game_id: str) -> Game:
+    """Bring back a game deleted less than RESTORE_MINUTES ago. Raises `Game.DoesNotExist`."""
+    since = timezone.now() - timedelta(minutes=RESTORE_MINUTES)
+    with transaction.atomic():
+        game = Game.everything.select_for_update().get(pk=game_id, deleted_at__gte=since)
+        game.deleted_at = None
+        return _bump(game, "deleted_at")
 
 
 def _lock(game_id: str, version: int | None) -> Game:
@@ -538,7 +584,8 @@ def play_card(game_id: str, seat: int, move: cards.Move, *, version: int | None 
             _store_moves(game, number, [(seat, move, events)])
             seed = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
             state, more = _computers_play(game, state, seed, computers, number + 1)
-            game = _bump(game)
+            game.finished, game.turn_count = state.finished, len(state.deals)
+            game = _bump(game, "finished", "turn_count")
             _keep_state(game, state)
         return Played(game, state, events + tuple(e for _, _, done in more for e in done))
     except IntegrityError as error:

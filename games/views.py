@@ -6,6 +6,7 @@ Each view parses, checks access, calls `games.store` (which calls the rules) and
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 from collections.abc import AsyncIterator, Iterator
@@ -18,7 +19,6 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.wsgi import WSGIRequest
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Exists, OuterRef
 from django.http import (
     Http404,
     HttpRequest,
@@ -53,19 +53,22 @@ from games.access import (
     seat_for_key,
 )
 from games.cache import cached, current_version, hear_other_processes
+from games.charts import render_chart, render_results
 from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
-from games.history import history_entries
+from games.history import KINDS, HistoryFilter, history_entries, played_games
 from games.links import public_url
-from games.models import Game, Seat, Turn, seat_key
+from games.models import Game, Seat, seat_key
+from games.players import player_stats
 from games.push import hub
-from games.sheet import Sheet, full_sheet, sheet_since
+from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
 from games.uploads import too_large, upload_limit
 
 HISTORY_PAGE_SIZE = 20
+MAX_GAME_NAME = 80
 MY_GAMES_SHOWN = 8
 POLL_SECONDS = 1
 # Under a WSGI server (Django's development server, the tests' live server) a stream holds a
@@ -118,11 +121,12 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     my_games = sorted(Game.objects.filter(pk__in=mine), key=lambda game: mine.index(game.pk))[
         :MY_GAMES_SHOWN
     ]
-    # A game nobody has played a turn in is not a game played: it stays out of the history.
-    played = Game.objects.filter(Exists(Turn.objects.filter(game=OuterRef("pk"))))
-    page = Paginator(played.order_by("-created_at"), HISTORY_PAGE_SIZE).get_page(
+    page = Paginator(played_games().order_by("-created_at", "pk"), HISTORY_PAGE_SIZE).get_page(
         request.GET.get("page")
     )
+    deleted = None
+    if (gone := request.GET.get("deleted")) and is_host_of_deleted(request, gone):
+        deleted = Game.everything.filter(pk=gone).first()
     return render(
         request,
         "home.html",
@@ -131,8 +135,76 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             "page": page,
             "history": history_entries(list(page.object_list)),
             "my_history": history_entries(my_games),
+            "deleted": deleted,
+            "restore_minutes": store.RESTORE_MINUTES,
         },
     )
+
+
+@require_GET
+def history(request: HtmxHttpRequest) -> HttpResponse:
+    """Every game played, searched by player, kind, status and date, a page at a time."""
+    search = HistoryFilter(request.GET or None)
+    page = Paginator(search.games(), HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "games/history.html",
+        {
+            "search": search,
+            "page": page,
+            "history": history_entries(list(page.object_list)),
+            "query": query.urlencode(),
+        },
+    )
+
+
+def is_host_of_deleted(request: HtmxHttpRequest, game_id: str) -> bool:
+    game = Game.everything.filter(pk=game_id, deleted_at__isnull=False).first()
+    return game is not None and is_host(request, game)
+
+
+@require_http_methods(["GET", "POST"])
+def rename(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can rename this game."))
+    error = None
+    if request.method == "POST":
+        name = " ".join(request.POST.get("name", "").split())
+        if 1 <= len(name) <= MAX_GAME_NAME:
+            store.rename_game(game.pk, name)
+            return redirect("game", game.pk)
+        error = _("A game’s name is 1 to %(most)s characters.") % {"most": MAX_GAME_NAME}
+    return render(request, "games/rename.html", {"game": game, "error": error})
+
+
+@require_http_methods(["GET", "POST"])
+def delete(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can delete this game."))
+    if request.method == "GET":
+        return render(
+            request,
+            "games/delete_confirm.html",
+            {"game": game, "restore_minutes": store.RESTORE_MINUTES},
+        )
+    store.delete_game(game.pk)
+    return redirect(reverse("home") + f"?deleted={game.pk}")
+
+
+@require_POST
+def restore(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game.everything, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can restore this game."))
+    try:
+        store.restore_game(game.pk)
+    except Game.DoesNotExist:
+        return render(request, "games/restore_late.html", {"game": game}, status=410)
+    return redirect("game", game.pk)
 
 
 def _initial(post: Any) -> dict[str, Any]:
@@ -227,7 +299,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return HttpResponse(status=204)
     count = _int_or_none(request.GET.get("n")) or 0
     last = _int_or_none(request.GET.get("t"))
-    game = Game.objects.get(pk=game_id)
+    game = get_object_or_404(Game, pk=game_id)
     if (rematch := store.rematch_of(game)) is not None:
         # The host started a rematch: every phone following this game goes along.
         return HttpResponseClientRedirect(reverse("game", args=[rematch]))
@@ -534,6 +606,93 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+@require_GET
+def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The sheet's chart as an SVG picture, drawn once per version and language.
+
+    The page links it with the version in the address, so a browser may keep that answer
+    for good; an address without the current version is answered fresh."""
+    version = current_version(game_id)
+    if version is None:
+        raise Http404
+
+    size = "narrow" if request.GET.get("size") == "narrow" else "wide"
+    upto = _int_or_none(request.GET.get("turn"))
+
+    def build() -> str:
+        snapshot = store.load_snapshot(get_object_or_404(Game, pk=game_id, kind="dice"))
+        if upto is not None:
+            snapshot = store.up_to(snapshot, max(0, upto))
+        return render_chart(snapshot, size)
+
+    response = HttpResponse(cached(("chart", game_id, version, size, upto), build), "image/svg+xml")
+    if request.GET.get("v") == str(version):
+        response["Cache-Control"] = "public, max-age=31536000, immutable"
+    else:
+        response["Cache-Control"] = "no-cache"
+    # A picture: no scripts, and only the styles it carries.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
+@require_GET
+def replay(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """A finished game turn by turn: the sheet and the chart as they stood after a turn."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.is_cards:
+        return redirect("game", game.pk)  # the card game's replay is for later
+    snapshot = store.load_snapshot(game)
+    total = len(snapshot.rows)
+    if not snapshot.position.finished:
+        return redirect("game", game.pk)
+    step = _int_or_none(request.GET.get("turn"))
+    step = total if step is None else min(max(step, 0), total)
+    sheet = sheet_of(store.up_to(snapshot, step))
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "game": game,
+            "sheet": sheet,
+            "step": step,
+            "total": total,
+            "row": sheet.rows[-1] if sheet.rows else None,
+        },
+    )
+
+
+@require_GET
+def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """One player across every game they sat in, matched by name ignoring case."""
+    stats = player_stats(name)
+    if stats is None:
+        raise Http404
+    kinds = dict(KINDS)
+    return render(
+        request,
+        "games/player.html",
+        {
+            "stats": stats,
+            "total": stats.all,
+            "kinds": [(kinds.get(kind.kind, kind.kind), kind) for kind in stats.kinds.values()],
+            "recent": list(reversed(stats.results[-10:])),
+            "chart_key": sum(result.game.version for result in stats.results),
+        },
+    )
+
+
+@require_GET
+def player_chart(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    stats = player_stats(name)
+    if stats is None:
+        raise Http404
+    size = "narrow" if request.GET.get("size") == "narrow" else "wide"
+    response = HttpResponse(render_results(stats.win_rate_over_time(), size), "image/svg+xml")
+    response["Cache-Control"] = "no-cache"
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response
+
+
 def _watcher_page(request: HtmxHttpRequest, game: Game) -> HttpResponse:
     """The page as everyone but the host sees it, rendered once per version, language and
     address; only the CSRF token differs between phones, so it is put in afterwards."""
@@ -555,7 +714,7 @@ def _page_sheet(game: Game) -> tuple[Sheet, str]:
     table is rendered once per version and process, however many phones open the page."""
 
     def build() -> tuple[Sheet, str]:
-        sheet = full_sheet(game)
+        sheet = sheet_of(store.load_snapshot(game))
         table = render_to_string("games/sheet_table.html", {"sheet": sheet})
         return replace(sheet, rows=()), table
 
@@ -570,6 +729,11 @@ def _render_update(
     access: Access,
     extra: dict[str, Any] | None = None,
 ) -> HttpResponse:
+    if sheet.finished and sheet.summary is None:
+        # The game just ended: the highlights and the BG Stats link need every row, once.
+        game = sheet.game
+        whole = cached(("ended", game.pk, game.version), lambda: full_sheet(game))
+        sheet = dataclasses.replace(sheet, summary=whole.summary, bgstats_url=whole.bgstats_url)
     context = _game_context(request, sheet, access) | {"replace": replace} | (extra or {})
     response = render(request, "games/sheet_update.html", context)
     # The page ignores an update older than what it already shows (a poll that crossed a turn).

@@ -9,6 +9,11 @@ through the JSON API, then photographs with Chromium:
     host-<size>-<lang>.png     the host's game page, with the turn form
     watch-<size>-<lang>.png    the same game on a watcher's phone
     turn-<size>-<lang>.png     the turn form after tapping a total above 30
+    chart-<size>-<lang>-<scheme>.png    a finished game's chart and highlights
+    history-<size>-<lang>-<scheme>.png  the history, searched for a player
+    player-<size>-<lang>-<scheme>.png   a player's page (whole page)
+    replay-<size>-<lang>-<scheme>.png   a finished game replayed, at turn 5
+                               each in the light and the dark colour scheme
 
 where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and every other
 page in Danish, at both sizes:
@@ -55,6 +60,7 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
 LANGUAGES = ("en", "da")
+SCHEMES = ("light", "dark")
 START_TIMEOUT = 30  # seconds for the server to answer
 REQUEST_TIMEOUT = 10
 PAGE_TIMEOUT_MS = 10_000
@@ -220,7 +226,7 @@ def build_games(base: str) -> dict[str, Any]:
             "rules": {"start_points": 4},
         },
     )
-    play(base, done, 60, random.Random(1))
+    done = play(base, done, 60, random.Random(1))
     thirty_s = api(
         base,
         "/api/games",
@@ -239,7 +245,7 @@ def build_games(base: str) -> dict[str, Any]:
     main = play(base, main, 25, random.Random(6))
     if main["finished"]:
         raise SystemExit("the main game ended early; change the seed")
-    return main
+    return main | {"finished_game": done}
 
 
 def build_extra_games(base: str) -> dict[str, dict[str, Any]]:
@@ -312,6 +318,10 @@ def shoot(
                     taken += shoot_one(browser, base, game, outdir, size, lang)
             for size in SIZES:
                 taken += shoot_danish(browser, base, game, extra, errors, outdir, size)
+            for lang in LANGUAGES:
+                for size in SIZES:
+                    for scheme in SCHEMES:
+                        taken += shoot_pictures(browser, base, game, outdir, size, lang, scheme)
             taken += shoot_cards(browser, base, outdir)
         finally:
             browser.close()
@@ -390,6 +400,8 @@ def shoot_danish(
                 page.locator("details.seats input[name=allowed]").check()
             links.first.wait_for()
         seat_link = links.nth((game["next_roller"] or 1) % links.count()).input_value()
+        # The link names this machine's address on the network; the server listens on loopback.
+        seat_link = base + seat_link[seat_link.index("/g/") :]
 
         page.goto(f"{base}/unlock", wait_until="load")
         snap(page, "unlock")
@@ -449,6 +461,37 @@ def shoot_one(
         page.locator("#turn-panel .totals button[value='34']").click()
         page.locator("#turn-panel .pad.hunt").wait_for()
         snap(page, "turn")
+    finally:
+        context.close()
+    return taken
+
+
+def shoot_pictures(
+    browser: Any,
+    base: str,
+    game: dict[str, Any],
+    outdir: Path,
+    size: str,
+    lang: str,
+    scheme: str,
+) -> list[Path]:
+    """The pages with pictures, in one colour scheme: a finished sheet with its chart."""
+    context = new_context(browser, size, lang)
+    taken: list[Path] = []
+    snap = snapper(outdir, size, f"{lang}-{scheme}", taken)
+    try:
+        page = context.new_page()
+        page.emulate_media(color_scheme=scheme)
+        page.goto(f"{base}/g/{game['finished_game']['id']}/", wait_until="load")
+        page.locator("#chart img").wait_for()
+        page.locator("#chart").scroll_into_view_if_needed()
+        snap(page, "chart")
+        page.goto(f"{base}/history/?player=anna", wait_until="load")
+        snap(page, "history")
+        page.goto(f"{base}/players/Nikolaj/", wait_until="load")
+        snap(page, "player", full_page=True)
+        page.goto(f"{base}/g/{game['finished_game']['id']}/replay?turn=5", wait_until="load")
+        snap(page, "replay")
     finally:
         context.close()
     return taken

@@ -29,6 +29,9 @@
     const elt = event.detail.elt;
     if (isTurnForm(elt)) {
       turnInFlight = true;
+      // Told by the request itself: the answer replaces the form, and htmx's own events on a
+      // form that has left the page never reach the body.
+      event.detail.xhr.addEventListener("loadend", () => { turnInFlight = false; });
       return;
     }
     if (elt.id !== "live") return;
@@ -43,9 +46,6 @@
       return;
     }
     lastLive = Date.now();
-  });
-  document.body.addEventListener("htmx:afterRequest", (event) => {
-    if (isTurnForm(event.detail.elt)) turnInFlight = false;
   });
 
   document.body.addEventListener("htmx:beforeSwap", (event) => {
@@ -74,6 +74,89 @@
         fieldset.querySelector("button")?.focus({ preventScroll: true });
       }, COOLDOWN_MS);
     }
+  });
+
+  // Keyboard: each step of the turn form replaces the panel; focus stays in it, on the first
+  // choice of the new step, so a turn takes a few keys rather than a walk through the page.
+  let focusWasInPanel = false;
+  const focusIsInPanel = () => Boolean(document.activeElement?.closest?.("#turn-panel"));
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    // The pad's buttons are disabled while the step is on its way, which drops focus: note it now.
+    if (event.detail.elt.closest?.("#turn-panel")) focusWasInPanel = true;
+  });
+  document.body.addEventListener("htmx:beforeSwap", () => {
+    if (focusIsInPanel()) focusWasInPanel = true;
+  });
+  document.body.addEventListener("htmx:load", (event) => {
+    const panel = event.detail.elt;
+    if (panel.id !== "turn-panel" || !focusWasInPanel) return;
+    focusWasInPanel = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && document.contains(active) && !active.disabled) return;
+    const target = panel.querySelector(".pad button:not(:disabled)") ||
+      panel.querySelector("fieldset:disabled") || panel.querySelector("button, a[href]");
+    if (target?.matches("fieldset")) {
+      // The pad waits a moment after a recorded turn; meanwhile the panel itself holds focus.
+      panel.tabIndex = -1;
+      panel.focus({ preventScroll: true });
+    } else {
+      target?.focus({ preventScroll: true });
+    }
+  });
+
+  // Offline: say so, and keep showing what this phone saw last (the service worker keeps a
+  // copy of each game page, for a reload without a connection).
+  const offline = document.getElementById("offline");
+  const showOffline = (isOffline) => { if (offline) offline.hidden = !isOffline; };
+  window.addEventListener("offline", () => showOffline(true));
+  window.addEventListener("online", () => showOffline(false));
+  document.body.addEventListener("htmx:sendError", () => showOffline(true));
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.successful) showOffline(false);
+  });
+  showOffline(!navigator.onLine);
+  const worker = document.body.dataset.serviceWorker;
+  if (worker && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(worker, { scope: "/" }).catch(() => {
+      // Not over https, or refused: the app works as before, only not offline.
+    });
+  }
+
+  document.body.addEventListener("htmx:afterSettle", (event) => {
+    if (!event.detail.xhr?.getResponseHeader("X-Thirty-Version")) return;
+    navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
+  });
+
+  // Keep the screen on while a game is open and not over, where the browser allows it.
+  let wakeLock = null;
+  const keepAwake = async () => {
+    if (!("wakeLock" in navigator)) return;
+    const wanted = Boolean(document.getElementById("sheet")) &&
+      !document.querySelector("#status.finished") && document.visibilityState === "visible";
+    if (wanted && !wakeLock) {
+      try {
+        wakeLock = await navigator.wakeLock.request("screen");
+        document.documentElement.dataset.awake = "true";
+        wakeLock.addEventListener("release", () => {
+          wakeLock = null;
+          delete document.documentElement.dataset.awake;
+        });
+      } catch {
+        wakeLock = null;  // low battery, or not allowed: the screen sleeps as usual
+      }
+    } else if (!wanted && wakeLock) {
+      wakeLock.release();
+    }
+  };
+  document.addEventListener("visibilitychange", keepAwake);
+  document.body.addEventListener("htmx:afterSettle", keepAwake);
+  document.addEventListener("DOMContentLoaded", keepAwake);
+
+  // Replay: the arrow keys step through the turns.
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, select, textarea")) return;
+    const link = document.getElementById(event.key === "ArrowLeft" ? "replay-prev" : event.key === "ArrowRight" ? "replay-next" : "");
+    if (link) location.href = link.href;
   });
 
   // Enter in a player's name goes on to the next name; in the last one it starts the game

@@ -1,6 +1,6 @@
 from django.urls import include, path, register_converter
 
-from games import api, chances, password, rules_page, views
+from games import api, chances, install, password, rules_page, views
 from games.models import GameIdConverter
 
 # A game's id is a short run of URL-safe characters; anything else is no game at all (404),
@@ -10,6 +10,11 @@ register_converter(GameIdConverter, "game")
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules/", rules_page.rules, name="rules"),
+    path("manifest.webmanifest", install.manifest, name="manifest"),
+    path("sw.js", install.service_worker, name="service_worker"),
+    path("history/", views.history, name="history"),
+    path("players/<path:name>/chart.svg", views.player_chart, name="player_chart"),
+    path("players/<path:name>/", views.player, name="player"),
     path("chances/", chances.chances, name="chances"),
     path("chances/<slug:name>.svg", chances.chart, name="chance_chart"),
     path("estimate", chances.estimate, name="estimate"),
@@ -21,11 +26,16 @@ urlpatterns = [
     path("g/<game:game_id>/move", views.move, name="move"),
     path("g/<game:game_id>/seats/<int:seat>/reissue", views.reissue, name="reissue"),
     path("g/<game:game_id>/undo", views.undo, name="undo"),
+    path("g/<game:game_id>/rename", views.rename, name="rename"),
+    path("g/<game:game_id>/delete", views.delete, name="delete"),
+    path("g/<game:game_id>/restore", views.restore, name="restore"),
     path("g/<game:game_id>/rematch", views.rematch, name="rematch"),
     path("g/<game:game_id>/host", views.claim_host, name="claim_host"),
     path("g/<game:game_id>/seat", views.claim_seat, name="claim_seat"),
     path("g/<game:game_id>/seats", views.seats_play, name="seats_play"),
     path("g/<game:game_id>/qr.svg", views.qr_code, name="qr"),
+    path("g/<game:game_id>/chart.svg", views.chart, name="chart"),
+    path("g/<game:game_id>/replay", views.replay, name="replay"),
     path("g/<game:game_id>/export.json", views.export_json, name="export_json"),
     path("g/<game:game_id>/sheet.csv", views.export_csv, name="export_csv"),
     path("import", views.import_game, name="import"),

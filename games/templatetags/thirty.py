@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django import template
+from django.utils.translation import gettext
 
 from games.names import join_names
 
@@ -23,3 +24,11 @@ def minus(number: object) -> str:
     row explanations write it. Exports keep plain numbers; this is for the pages only."""
     text = str(number)
     return "−" + text[1:] if text.startswith("-") else text
+
+
+@register.filter
+def percent(rate: object) -> str:
+    """{{ fraction|percent }}: "67%" ("67 %" in Danish); a dash when there is nothing yet."""
+    if rate is None:
+        return "–"
+    return gettext("%(percent)s%%") % {"percent": round(float(rate) * 100)}  # type: ignore[arg-type]

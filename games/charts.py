@@ -1,0 +1,383 @@
+"""Pictures of a game: each player's points turn by turn, and the end-of-game summary.
+
+The lines are added up from the stored cells, one row at a time, so any game written as rows
+of cells can be drawn the same way: a dice game's points after each turn, and later the card
+game's tokens after each deal (`lines` takes the starting value and the direction the cells
+move it). The summary reads the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from functools import cache
+from math import comb
+
+import pygal
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from pygal.style import Style
+
+from games import rules
+from games.names import join_names
+from games.rules.ruleset import THIRTY_S_LIMIT
+from games.store import Snapshot, StoredRow
+
+LABEL_CHARS = 14
+# Dash patterns and markers: each line differs by more than its colour.
+DASHES = ("", "8,4", "2,4", "10,4,2,4", "14,6", "4,4", "1,3", "12,3,3,3,3,3", "6,2", "3,6")
+COLOURS = (
+    "#1f5fa8",
+    "#b3261e",
+    "#1f7a4d",
+    "#8a4fbf",
+    "#b06000",
+    "#00798c",
+    "#6b4a2b",
+    "#c2185b",
+    "#44555f",
+    "#5a7a00",
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: the value after each row, None once they are out (the line ends)."""
+
+    seat: int
+    name: str
+    values: tuple[int | None, ...]
+    won: bool
+    out: bool
+
+    @property
+    def colour(self) -> str:
+        return colour(self.seat)
+
+    @property
+    def dashes(self) -> str:
+        return dashes(self.seat, won=self.won)
+
+
+def colour(seat: int) -> str:
+    return COLOURS[seat % len(COLOURS)]
+
+
+def dashes(seat: int, *, won: bool) -> str:
+    """The winner's line is solid and thick; every other line has its own dashes."""
+    return "" if won else DASHES[1 + seat % (len(DASHES) - 1)]
+
+
+def lines(
+    names: Sequence[str],
+    start: int,
+    direction: int,
+    cell_rows: Sequence[Sequence[int]],
+    is_out: Callable[[int], bool],
+    winners: Sequence[int] = (),
+) -> tuple[Line, ...]:
+    """Each seat's value before the first row and after each row.
+
+    `direction` is -1 when a cell takes from the value (Thirty's points left, a card game's
+    tokens) and +1 when it adds to it (30s). A seat's line stops at the row that put it out.
+    """
+    current = [start] * len(names)
+    series: list[list[int | None]] = [[start] for _ in names]
+    gone = [False] * len(names)
+    for cells in cell_rows:
+        for seat, value in enumerate(cells):
+            if gone[seat]:
+                series[seat].append(None)
+                continue
+            current[seat] += direction * value
+            series[seat].append(current[seat])
+            gone[seat] = is_out(current[seat])
+    return tuple(
+        Line(seat, name, tuple(series[seat]), seat in winners, gone[seat])
+        for seat, name in enumerate(names)
+    )
+
+
+def dice_lines(snapshot: Snapshot) -> tuple[Line, ...]:
+    ruleset = snapshot.rules
+    counts_up = ruleset.counts_up
+
+    def is_out(points: int) -> bool:
+        return points >= THIRTY_S_LIMIT if counts_up else points <= 0
+
+    return lines(
+        snapshot.names,
+        0 if counts_up else ruleset.start_points,
+        1 if counts_up else -1,
+        [stored.row.cells for stored in snapshot.rows],
+        is_out,
+        snapshot.position.winners if snapshot.position.finished else (),
+    )
+
+
+# Sizes the chart is drawn at: a phone gets a narrower picture, so its text stays readable.
+SIZES = {"wide": (760, 360), "narrow": (400, 300)}
+
+
+def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
+    """The chart as a standalone SVG document in the reader's language."""
+    width, height = SIZES[size]
+    ruleset = snapshot.rules
+    drawn = dice_lines(snapshot)
+    turns = len(snapshot.rows)
+    style = Style(
+        background="#ffffff",
+        plot_background="#ffffff",
+        foreground="#1d2b36",
+        foreground_strong="#1d2b36",
+        foreground_subtle="#8c8577",
+        guide_stroke_color="#e3ddd2",
+        major_guide_stroke_color="#cfc8bb",
+        guide_stroke_dasharray="0",
+        major_guide_stroke_dasharray="0",
+        opacity="1",
+        opacity_hover="1",
+        colors=tuple(line.colour for line in drawn),
+        font_family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
+        label_font_size=13,
+        major_label_font_size=13,
+        value_label_font_size=13,
+        legend_font_size=14,
+        title_font_size=15,
+        tooltip_font_size=13,
+    )
+    labels = 12 if size == "wide" else 6  # turn numbers along the bottom, at most
+    top = THIRTY_S_LIMIT if ruleset.counts_up else ruleset.start_points
+    values = [v for line in drawn for v in line.values if v is not None]
+    chart = pygal.Line(
+        style=style,
+        width=width,
+        height=height,
+        explicit_size=True,
+        js=(),  # drawn without scripts: the page's Content-Security-Policy allows none inline
+        # The legend is the page's own (templates/games/chart.html), with each line's dashes.
+        show_legend=False,
+        css=(
+            "file://style.css",
+            "file://graph.css",
+            "inline:.series .line{stroke-width:inherit !important;stroke-opacity:1 !important}",
+        ),
+        print_labels=True,
+        print_values=False,
+        dots_size=4,
+        x_title=_("Turn"),
+        y_title=_("Points") if ruleset.counts_up else _("Points left"),
+        range=(min(0, *values), max(top, *values)),
+        include_x_axis=True,
+        show_minor_x_labels=turns <= labels,
+        x_labels_major_every=max(1, -(-turns // labels)) if turns > labels else None,
+        truncate_label=-1,
+        margin=12,
+        margin_right=16 + 8 * max((len(label(line)) for line in drawn if line.won), default=0),
+        spacing=12,
+        no_data_text=_("No turns yet"),
+    )
+    chart.x_labels = [str(number) for number in range(turns + 1)]
+    for line in drawn:
+        chart.add(
+            line.name,
+            [_point(line, index) for index in range(len(line.values))],
+            stroke_style={
+                "width": 5 if line.won else 2.5,
+                "dasharray": line.dashes,
+                "linecap": "round",
+            },
+            allow_interruptions=False,
+        )
+    svg: bytes = chart.render()
+    return svg.decode()
+
+
+def label(line: Line) -> str:
+    name = line.name if len(line.name) <= LABEL_CHARS else line.name[: LABEL_CHARS - 1] + "…"
+    return "★ " + name
+
+
+def _point(line: Line, index: int) -> dict[str, object] | None:
+    value = line.values[index]
+    if value is None:
+        return None
+    last = index == len(line.values) - 1 or line.values[index + 1] is None
+    if not last or index == 0:
+        return {"value": value, "node": {"r": 0}}
+    # A marker where the line ends, and the winner's name beside it.
+    point: dict[str, object] = {"value": value, "node": {"r": 7 if line.won else 5}}
+    if line.won:
+        point["label"] = label(line)
+    return point
+
+
+@dataclass(frozen=True)
+class Highlight:
+    turn: int  # the row's number
+    text: str
+
+
+@dataclass(frozen=True)
+class Summary:
+    biggest_hit: Highlight | None
+    luckiest_hunt: Highlight | None
+    most_failed: str | None
+
+
+def summary(snapshot: Snapshot) -> Summary:
+    """The biggest hit, the luckiest hunt and who failed most, from the stored rows."""
+    names = snapshot.names
+    ruleset = snapshot.rules
+    hits = [
+        (stored, stored.row.cells[stored.row.victim])
+        for stored in snapshot.rows
+        if stored.row.effect is rules.Effect.HIT
+        and stored.row.victim is not None
+        and stored.row.cells[stored.row.victim] > 0
+    ]
+    biggest = None
+    if hits:
+        stored, damage = max(hits, key=lambda hit: (hit[1], -hit[0].number))
+        row = stored.row
+        assert row.victim is not None
+        biggest = Highlight(
+            stored.number,
+            _("%(roller)s hit %(victim)s for %(damage)s in turn %(turn)s.")
+            % {
+                "roller": names[row.roller],
+                "victim": names[row.victim],
+                "damage": damage,
+                "turn": stored.number,
+            },
+        )
+    luckiest = _luckiest(snapshot.rows, names, ruleset)
+    failed: dict[int, int] = {}
+    for stored in snapshot.rows:
+        if stored.row.effect is rules.Effect.MISSED:
+            failed[stored.row.roller] = failed.get(stored.row.roller, 0) + 1
+    most_failed = None
+    if failed:
+        most = max(failed.values())
+        who = join_names([names[seat] for seat in sorted(failed) if failed[seat] == most])
+        most_failed = ngettext(
+            "%(names)s: %(count)s failed turn.", "%(names)s: %(count)s failed turns.", most
+        ) % {"names": who, "count": most}
+    return Summary(biggest, luckiest, most_failed)
+
+
+def _luckiest(
+    rows: Sequence[StoredRow], names: Sequence[str], ruleset: rules.RuleSet
+) -> Highlight | None:
+    """The hunt whose catch was least likely: the chance of finding at least that many."""
+    best: tuple[Fraction, int, StoredRow] | None = None
+    for stored in rows:
+        row = stored.row
+        found = row.turn.hunt
+        if row.effect is rules.Effect.MISSED or row.turn.heal or not found or row.margin is None:
+            continue
+        if ruleset.counts_up:
+            chance = chain_at_least(6, found)
+        else:
+            dice = row.margin if ruleset.hunt_dice == "margin" else 6
+            chance = at_least(dice, found)
+        if best is None or chance < best[0]:
+            best = (chance, stored.number, stored)
+    if best is None:
+        return None
+    chance, number, stored = best
+    odds = round(1 / chance) if chance else 0
+    return Highlight(
+        number,
+        ngettext(
+            "%(roller)s found %(found)s die hunting %(margin)ss in turn %(turn)s"
+            " (about 1 in %(odds)s).",
+            "%(roller)s found %(found)s dice hunting %(margin)ss in turn %(turn)s"
+            " (about 1 in %(odds)s).",
+            stored.row.turn.hunt or 0,
+        )
+        % {
+            "roller": names[stored.row.roller],
+            "found": stored.row.turn.hunt,
+            "margin": stored.row.margin,
+            "turn": number,
+            "odds": odds,
+        },
+    )
+
+
+def at_least(dice: int, found: int) -> Fraction:
+    """The chance that `dice` dice show one chosen number at least `found` times."""
+    return sum(
+        (
+            comb(dice, k) * Fraction(1, 6) ** k * Fraction(5, 6) ** (dice - k)
+            for k in range(found, dice + 1)
+        ),
+        Fraction(0),
+    )
+
+
+@cache
+def _chain(dice: int) -> tuple[Fraction, ...]:
+    """30s's chained hunt from `dice` dice: chance of setting aside 0..dice in all."""
+    result = [Fraction(0)] * (dice + 1)
+    for k in range(dice + 1):
+        p = comb(dice, k) * Fraction(1, 6) ** k * Fraction(5, 6) ** (dice - k)
+        if k == 0:
+            result[0] += p
+            continue
+        for more, q in enumerate(_chain(dice - k)):
+            result[k + more] += p * q
+    return tuple(result)
+
+
+def chain_at_least(dice: int, found: int) -> Fraction:
+    return sum(_chain(dice)[found:], Fraction(0))
+
+
+def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wide") -> str:
+    """A player's share of games won after each finished game, as an SVG document."""
+    width, height = SIZES[size]
+    chart = pygal.Line(
+        style=Style(
+            background="#ffffff",
+            plot_background="#ffffff",
+            foreground="#1d2b36",
+            foreground_strong="#1d2b36",
+            foreground_subtle="#8c8577",
+            guide_stroke_color="#e3ddd2",
+            major_guide_stroke_color="#cfc8bb",
+            guide_stroke_dasharray="0",
+            major_guide_stroke_dasharray="0",
+            colors=(COLOURS[0],),
+            font_family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
+            label_font_size=13,
+            major_label_font_size=13,
+            title_font_size=15,
+        ),
+        width=width,
+        height=height,
+        explicit_size=True,
+        js=(),
+        show_legend=False,
+        css=(
+            "file://style.css",
+            "file://graph.css",
+            "inline:.series .line{stroke-width:3px !important;stroke-opacity:1 !important}",
+        ),
+        range=(0, 100),
+        y_title=_("Games won (%)"),
+        x_title=_("Finished games"),
+        dots_size=4,
+        show_minor_x_labels=len(points) <= 10,
+        x_labels_major_every=max(1, -(-len(points) // 10)) if len(points) > 10 else None,
+        truncate_label=-1,
+        margin=12,
+        no_data_text=_("No finished games yet"),
+    )
+    chart.x_labels = [str(number) for number in range(1, len(points) + 1)]
+    chart.add(_("Games won (%)"), [round(float(rate) * 100) for _, rate in points])
+    svg: bytes = chart.render()
+    return svg.decode()

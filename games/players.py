@@ -1,0 +1,190 @@
+"""Players across games: the same name at any table, ignoring case and the spaces around it.
+
+A player's page adds up every game they sat in, in a fixed number of queries however many
+games there are: their seats with the games, every seat of those games (for the winners),
+and three sums over their turns and cells."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from fractions import Fraction
+
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce, Lower, Trim
+
+from games import rules
+from games.cache import remembered
+from games.history import card_standing
+from games.models import Cell, Game, Seat, Turn
+
+
+def player_key(name: str) -> str:
+    """How names are matched across games: "  Anna " and "anna" are one player."""
+    return name.strip().lower()
+
+
+def seats_named(key: str) -> QuerySet[Seat]:
+    """The seats whose name is `key` once trimmed and lowered, in the database's own terms."""
+    return Seat.objects.alias(key=Lower(Trim("name"))).filter(key=key)
+
+
+@dataclass
+class KindStats:
+    """One player's numbers in one kind of game."""
+
+    kind: str
+    played: int = 0
+    finished: int = 0  # games played to the end: the ones that count for the win rate
+    won: int = 0
+    damage_dealt: int = 0
+    damage_taken: int = 0
+    turns: int = 0
+    beat: int = 0  # turns whose total beat the mark
+
+    @property
+    def win_rate(self) -> Fraction | None:
+        return Fraction(self.won, self.finished) if self.finished else None
+
+    @property
+    def success_rate(self) -> Fraction | None:
+        return Fraction(self.beat, self.turns) if self.turns else None
+
+
+COUNTS = ("played", "finished", "won", "damage_dealt", "damage_taken", "turns", "beat")
+
+
+@dataclass(frozen=True)
+class Result:
+    game: Game
+    won: bool
+
+
+@dataclass
+class PlayerStats:
+    name: str  # as written in their most recent game
+    kinds: dict[str, KindStats] = field(default_factory=dict)
+    results: list[Result] = field(default_factory=list)  # oldest first
+    longest: Game | None = None
+
+    @property
+    def played(self) -> int:
+        return sum(kind.played for kind in self.kinds.values())
+
+    @property
+    def won(self) -> int:
+        return sum(kind.won for kind in self.kinds.values())
+
+    @property
+    def all(self) -> KindStats:
+        total = KindStats("all")
+        for kind in self.kinds.values():
+            for name in (
+                "played",
+                "finished",
+                "won",
+                "damage_dealt",
+                "damage_taken",
+                "turns",
+                "beat",
+            ):
+                setattr(total, name, getattr(total, name) + getattr(kind, name))
+        return total
+
+    def win_rate_over_time(self) -> list[tuple[datetime, Fraction]]:
+        """The share of finished games won after each finished game, oldest first."""
+        points: list[tuple[datetime, Fraction]] = []
+        won = count = 0
+        for result in self.results:
+            if not result.game.finished:
+                continue
+            count += 1
+            won += result.won
+            points.append((result.game.created_at, Fraction(won, count)))
+        return points
+
+
+def player_stats(name: str) -> PlayerStats | None:
+    """Everything the player's page shows, or None if nobody of that name played a turn."""
+    key = player_key(name)
+    if not key:
+        return None
+    seats = list(
+        seats_named(key)
+        .filter(game__deleted_at__isnull=True, game__turn_count__gt=0)
+        .select_related("game")
+        .order_by("game__created_at", "game_id")
+    )
+    if not seats:
+        return None
+    # The numbers change only when one of their games does: remembered per set of versions.
+    stamp = tuple((seat.game_id, seat.game.version) for seat in seats)
+    stats: PlayerStats = remembered(("player", key, stamp), lambda: _add_up(key, seats))
+    return stats
+
+
+def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
+    games = {seat.game_id: seat.game for seat in seats}
+    mine = {seat.game_id: seat.position for seat in seats}
+
+    sums: dict[str, list[int]] = defaultdict(list)
+    for game_id, harm in (
+        Seat.objects.filter(game__in=list(games))
+        .order_by("game_id", "position")
+        .annotate(harm=Coalesce(Sum("cells__value"), 0))
+        .values_list("game_id", "harm")
+    ):
+        sums[game_id].append(harm)
+
+    rolled_by_me = Exists(
+        seats_named(key).filter(game=OuterRef("game"), position=OuterRef("roller"))
+    )
+    turns = {
+        game_id: (rolled, beat)
+        for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=list(games))
+        .values("game_id")
+        .annotate(rolled=Count("id"), beat=Count("id", filter=~Q(effect=rules.Effect.MISSED)))
+        .values_list("game_id", "rolled", "beat")
+    }
+    hits = Cell.objects.filter(turn__effect=rules.Effect.HIT, turn__victim=F("seat__position"))
+    dealt = dict(
+        hits.filter(
+            Exists(
+                seats_named(key).filter(
+                    game=OuterRef("turn__game"), position=OuterRef("turn__roller")
+                )
+            ),
+            turn__game__in=list(games),
+        )
+        .values("turn__game_id")
+        .annotate(total=Sum("value"))
+        .values_list("turn__game_id", "total")
+    )
+    taken = dict(
+        hits.filter(seat__in=[seat.pk for seat in seats])
+        .values("seat__game_id")
+        .annotate(total=Sum("value"))
+        .values_list("seat__game_id", "total")
+    )
+
+    stats = PlayerStats(name=seats[-1].name.strip())
+    for game_id, game in games.items():
+        if game.is_cards:
+            finished, winners = card_standing(game, sums[game_id])
+        else:
+            position = rules.Position.from_cell_sums(game.rules, sums[game_id])
+            finished, winners = position.finished, position.winners
+        won = finished and mine[game_id] in winners
+        kind = stats.kinds.setdefault(game.preset, KindStats(game.preset))
+        kind.played += 1
+        kind.finished += finished
+        kind.won += won
+        kind.turns += turns.get(game_id, (0, 0))[0]
+        kind.beat += turns.get(game_id, (0, 0))[1]
+        kind.damage_dealt += dealt.get(game_id) or 0
+        kind.damage_taken += taken.get(game_id) or 0
+        stats.results.append(Result(game, won))
+        if stats.longest is None or game.turn_count > stats.longest.turn_count:
+            stats.longest = game
+    return stats

@@ -1,0 +1,153 @@
+"""The chart of points turn by turn and the end-of-game highlights."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from django.test import Client
+
+from games import cache, charts, store
+from games.models import Game
+from games.rules import Turn as RuleTurn
+from tests.factories import make_game, play
+from tests.web.test_sheet_page import count_statements
+
+pytestmark = pytest.mark.django_db
+
+
+def test_lines_add_up_the_cells_and_end_where_a_player_goes_out() -> None:
+    drawn = charts.lines(
+        ["Anna", "Ben"],
+        3,
+        -1,
+        [[0, 2], [1, 0], [0, 1], [2, 0]],
+        lambda points: points <= 0,
+        winners=[0],
+    )
+    assert drawn[0].values == (3, 3, 2, 2, 0)
+    assert drawn[1].values == (3, 1, 1, 0, None)
+    assert drawn[1].out and not drawn[1].won and drawn[0].won
+
+
+def test_lines_count_up_for_30s() -> None:
+    drawn = charts.lines(["Anna"], 0, 1, [[4], [-2], [30]], lambda points: points >= 30)
+    assert drawn[0].values == (0, 4, 2, 32)
+
+
+def test_every_line_differs_by_more_than_its_colour() -> None:
+    patterns = {charts.dashes(seat, won=False) for seat in range(9)}
+    assert len(patterns) == 9 and "" not in patterns
+    assert charts.dashes(3, won=True) == ""  # the winner's is the one solid line
+
+
+def test_the_odds_of_a_hunt() -> None:
+    assert charts.at_least(6, 0) == 1
+    assert charts.at_least(6, 1) == 1 - Fraction(5, 6) ** 6
+    assert charts.at_least(2, 2) == Fraction(1, 36)
+    assert sum(charts._chain(6)) == 1
+    # 30s: the chain finds at least one die exactly when the first roll does.
+    assert charts.chain_at_least(6, 1) == charts.at_least(6, 1)
+    assert charts.chain_at_least(6, 2) > charts.at_least(6, 2)
+
+
+def _finished_thirty() -> Game:
+    game = make_game(players=["Anna", "Ben", "Cleo"], rules={"start_points": 4})
+    # Anna 33 hunts 3s: 2 found, Ben -2. Ben 20 fails. Cleo 34: 3 found, Anna -3.
+    # Anna 20 fails. Ben 36: 1 found, Cleo -1. Cleo 31: 4 found, Anna out (-4).
+    # Ben 20 fails. Cleo 35: 2 found, Ben out.
+    return play(
+        game,
+        RuleTurn(33, 2),
+        RuleTurn(20),
+        RuleTurn(34, 3),
+        RuleTurn(20),
+        RuleTurn(36, 1),
+        RuleTurn(31, 4),
+        RuleTurn(20),
+        RuleTurn(35, 2),
+    )
+
+
+def test_the_summary_of_a_thirty_game() -> None:
+    snapshot = store.load_snapshot(_finished_thirty())
+    assert snapshot.position.finished
+    summary = charts.summary(snapshot)
+    assert summary.biggest_hit == charts.Highlight(6, "Cleo hit Anna for 4 in turn 6.")
+    # 4 of six dice showing 1 (1 in 115) is rarer than 3 of six (1 in 16) or 2 (1 in 3).
+    assert summary.luckiest_hunt == charts.Highlight(
+        6, "Cleo found 4 dice hunting 1s in turn 6 (about 1 in 115)."
+    )
+    assert summary.most_failed == "Ben: 2 failed turns."
+    lines = charts.dice_lines(snapshot)
+    assert lines[0].values == (4, 4, 4, 1, 1, 1, -3, None, None)  # ends where out
+    assert lines[1].values[-1] == 0 and lines[1].out and lines[2].won
+
+
+def test_the_summary_of_a_30s_game() -> None:
+    game = make_game(players=["Anna", "Ben"], rules={"preset": "30s"})
+    # Anna 35, chain of 2 fives: Ben +10. Ben 24: +6. Anna 30: nothing. Ben 36: 3 sixes,
+    # Anna +18. Anna 20: +10. Ben 33: 4 threes: Anna +12 and out at 40.
+    game = play(
+        game,
+        RuleTurn(35, 2),
+        RuleTurn(24),
+        RuleTurn(30),
+        RuleTurn(36, 3),
+        RuleTurn(20),
+        RuleTurn(33, 4),
+    )
+    snapshot = store.load_snapshot(game)
+    assert snapshot.position.finished
+    summary = charts.summary(snapshot)
+    assert summary.biggest_hit is not None
+    assert summary.biggest_hit.text == "Ben hit Anna for 18 in turn 4."
+    assert summary.luckiest_hunt is not None and summary.luckiest_hunt.turn == 6
+    # Failed turns are the ones that did not beat 30: Ben's 24, Anna's 30 and 20.
+    assert summary.most_failed == "Anna: 2 failed turns."
+    assert charts.dice_lines(snapshot)[0].values == (0, 0, 0, 0, 18, 28, 40)
+
+
+def test_the_chart_is_an_svg_drawn_once_per_version(client: Client) -> None:
+    game = _finished_thirty()
+    cache.clear()
+    first = client.get(f"/g/{game.pk}/chart.svg?v={game.version}")
+    assert first.status_code == 200 and first["Content-Type"] == "image/svg+xml"
+    assert "immutable" in first["Cache-Control"]
+    assert "script-src" not in first["Content-Security-Policy"]
+    body = first.content.decode()
+    assert body.startswith("<?xml") and "<svg" in body and "★ Cleo" in body
+    assert "stroke-dasharray:8,4" in body  # lines differ by their dashes too
+    with count_statements() as statements:
+        again = client.get(f"/g/{game.pk}/chart.svg")
+    assert again.content == first.content and len(statements) == 1
+    assert again["Cache-Control"] == "no-cache"
+    assert client.get("/g/nothing/chart.svg").status_code == 404
+    narrow = client.get(f"/g/{game.pk}/chart.svg?size=narrow").content.decode()
+    assert 'width="400"' in narrow and 'width="760"' in body
+
+
+def test_the_page_shows_the_chart_its_key_and_the_highlights(client: Client) -> None:
+    game = _finished_thirty()
+    html = client.get(f"/g/{game.pk}/").content.decode()
+    assert f'src="/g/{game.pk}/chart.svg?v={game.version}&amp;lang=en"' in html
+    assert "Now: Anna out, Ben out and Cleo 3." in html  # the picture's alt text
+    assert "★ Cleo" in html and "✕ Anna" in html
+    assert "Biggest hit" in html and "Cleo hit Anna for 4 in turn 6." in html
+
+
+@pytest.mark.parametrize("persona", ["host", "watcher"])
+def test_the_page_costs_the_same_at_turn_40_as_at_turn_4(persona: str, client: Client) -> None:
+    def statements_for(turns: int) -> int:
+        game = make_game(rules={"start_points": 99})
+        play(game, *[RuleTurn(20)] * turns)
+        if persona == "host":
+            from games.access import host_cookie_name
+
+            client.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
+        cache.clear()
+        with count_statements() as statements:
+            assert client.get(f"/g/{game.pk}/").status_code == 200
+        return len(statements)
+
+    assert statements_for(4) == statements_for(40)
