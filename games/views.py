@@ -251,20 +251,7 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     sheet, table = _page_sheet(game)
     context = _game_context(request, sheet, access) | {"sheet_table": table}
     if access.host:
-        key = request.COOKIES.get(host_cookie_name(game), "")
-        claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
-        joined = dict(Seat.objects.filter(game=game).values_list("position", "joined_at"))
-        context["seat_links"] = [
-            SeatLink(
-                seat.position,
-                seat.name,
-                f"{claim_seat}#{seat_key(key, game.pk, seat.position)}",
-                joined=joined.get(seat.position) is not None,
-            )
-            for seat in sheet.seats
-        ]
-        claim_host = public_url(request, reverse("claim_host", args=[game.pk]))
-        context["host_link"] = f"{claim_host}#{key}"
+        context["seat_links"], context["host_link"] = _host_links(request, game)
         # Until the table has joined, sharing the game is the host's first job.
         context["share_first"] = sheet.turn_count == 0 and not any(
             link.joined for link in context["seat_links"]
@@ -275,6 +262,29 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         # The host's page shows the seat links and the host link: keys no cache may keep.
         add_never_cache_headers(response)
     return response
+
+
+def _host_links(request: HtmxHttpRequest, game: Game) -> tuple[list[SeatLink], str]:
+    """What the host hands out, for every kind of game: each seat's own link (not the
+    computer's), marked once a phone has opened or claimed it, and the host link."""
+    key = request.COOKIES.get(host_cookie_name(game), "")
+    claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
+    seats = (
+        Seat.objects.filter(game=game, computer=False)
+        .order_by("position")
+        .values_list("position", "name", "key_issue", "joined_at")
+    )
+    links = [
+        SeatLink(
+            position,
+            name,
+            f"{claim_seat}#{seat_key(key, game.pk, position, issue)}",
+            joined=joined is not None,
+        )
+        for position, name, issue, joined in seats
+    ]
+    claim_host = public_url(request, reverse("claim_host", args=[game.pk]))
+    return links, f"{claim_host}#{key}"
 
 
 @dataclass(frozen=True)
@@ -889,21 +899,7 @@ def _card_page(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
     table = _card_table(game, seat)
     context = _card_context(request, game, table, access)
     if access.host:
-        key = request.COOKIES.get(host_cookie_name(game), "")
-        claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
-        issues = dict(Seat.objects.filter(game=game).values_list("position", "key_issue"))
-        context["seat_links"] = [
-            SeatLink(
-                row.position,
-                row.name,
-                f"{claim_seat}#{seat_key(key, game.pk, row.position, issues[row.position])}",
-                joined=row.claimed,
-            )
-            for row in table.seats
-            if not row.computer
-        ]
-        claim_host = public_url(request, reverse("claim_host", args=[game.pk]))
-        context["host_link"] = f"{claim_host}#{key}"
+        context["seat_links"], context["host_link"] = _host_links(request, game)
         context["share_first"] = not table.view.log[1:] and not any(
             row.claimed for row in table.seats if not row.computer
         )
