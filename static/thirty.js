@@ -60,6 +60,8 @@
       return;
     }
     seenVersion = version;
+    // Shown on the page, so that anyone (a test too) can tell which version is on screen.
+    document.body.dataset.version = String(version);
   });
 
   // Right after a turn is recorded, the next player's pad waits a moment before it takes taps,
