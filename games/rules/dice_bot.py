@@ -41,6 +41,7 @@ from math import comb, lcm
 from . import odds
 from .dice import DICE, Effect, Position, Step, Turn
 from .errors import IllegalTurnError, gettext_noop
+from .rolled import Action, Ask, RolledTurn
 from .ruleset import THIRTY_S_LIMIT, RuleSet
 
 SIDES = 6
@@ -347,6 +348,42 @@ def finish_turn(position: Position, turn_plan: Plan, total: int, rng: random.Ran
     return Turn(total, hunt=found, target=target)
 
 
+def rolled_action(turn: RolledTurn, turn_plan: Plan | None = None) -> Action:
+    """The computer's next call in a turn with app-rolled dice: the same choices as
+    `play_turn`, one step at a time, so that every phone can watch them."""
+    position = turn.position
+    asked = turn.ask()
+    turn_plan = turn_plan or plan(position)
+    if asked is Ask.KEEP:
+        return Action(keep=choose_keep(turn.rolls[-1].dice, turn.kept_total, position, turn_plan))
+    total = turn.total
+    if asked is Ask.ACTION:
+        assert total is not None
+        return Action(heal=bool(turn_plan.heal.get(total)))
+    if asked is Ask.TARGET:
+        assert total is not None
+        attack = turn_plan.attacks[total]
+        assert attack is not None
+        return Action(target=attack.victim, hunt=True)
+    if asked is Ask.GO_ON:
+        margin = turn.margin
+        assert margin is not None and total is not None
+        victim = turn.target
+        if victim is None:
+            victim = position._next_in_play(turn.roller + 1)
+        go_on = keep_hunting(
+            turn.found,
+            DICE - turn.found,
+            margin,
+            position.points[victim],
+            position.rules.precise_elimination,
+        )
+        return Action(hunt=True) if go_on else Action(stop=True)
+    if asked is Ask.HUNT:
+        return Action(hunt=True)
+    return Action()
+
+
 __all__ = [
     "Attack",
     "Plan",
@@ -356,4 +393,5 @@ __all__ = [
     "keep_hunting",
     "plan",
     "play_turn",
+    "rolled_action",
 ]
