@@ -26,7 +26,7 @@ from games.access import seat_for_key
 from games.models import Game, Seat, seat_key
 from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
-from games.rules import cards
+from games.rules import cards, rolled
 from games.rules.odds import keep_choices, turn_odds
 from games.state import State, current_state
 from games.state import game_state as state_of
@@ -85,6 +85,16 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
                     },
                     status=403,
                 )
+            except store.TurnInProgressError:
+                return JsonResponse(
+                    {
+                        "error": _(
+                            "A turn with dice the app rolls is under way: finish it first."
+                            " Nothing was recorded."
+                        )
+                    },
+                    status=409,
+                )
             except store.StaleVersionError:
                 return JsonResponse(
                     {"error": _("The game changed since you last looked. Nothing was recorded.")},
@@ -129,10 +139,13 @@ def create_game(request: HttpRequest) -> HttpResponse:
         seats = [store.Player(n, c) for n, c in zip(names, computers, strict=True)]
         game, host_key = store.create_card_game(name or default_game_name(names), seats, card_rules)
     else:
-        if any(computers):
-            raise ApiError(422, _("Computer players take part in the card game only, for now."))
         ruleset = rules.RuleSet.from_dict(new.rules.model_dump())
-        game, host_key = store.create_game(name or default_game_name(names), names, ruleset)
+        game, host_key = store.create_game(
+            name or default_game_name(names),
+            names,
+            ruleset,
+            computers=[seat for seat, computer in enumerate(computers) if computer],
+        )
     # Each seat's own key, for the host to hand out as seat links (none for a computer).
     seat_keys = [
         None if computer else seat_key(host_key, game.pk, seat)
@@ -258,13 +271,7 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.get(pk=game_id)
     if game.is_cards:
         raise ApiError(404, _("This is the card game: its moves are cards (POST …/moves)."))
-    seat = None
-    if not game.check_host_key(request.headers.get("X-Host-Key")):
-        seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
-        if seat is None:
-            raise ApiError(
-                403, _("This needs the game's host key in the X-Host-Key header (or a seat's key).")
-            )
+    seat = _host_or_seat(request, game)
     new = _parse(api_models.NewTurn, _json_object(request))
     seat_count = game.seats.count()
     if new.target is not None and not 1 <= new.target <= seat_count:
@@ -275,6 +282,43 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     turn = rules.Turn(new.total, new.hunt, target, new.heal)
     recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
     return _state_response(state_of(recorded.game), status=201)
+
+
+@api_view(["POST"])
+def roll(request: HttpRequest, game_id: str) -> HttpResponse:
+    """One step of a turn with dice the app rolls (DESIGN.md, "App-rolled dice"), by the host
+    or the roller's own seat. 200 with the state."""
+    game = Game.objects.get(pk=game_id)
+    if game.is_cards:
+        raise ApiError(404, _("This is the card game: its moves are cards (POST …/moves)."))
+    seat = _host_or_seat(request, game)
+    new = _parse(api_models.NewRoll, _json_object(request))
+    seat_count = game.seats.count()
+    if new.target is not None and not 1 <= new.target <= seat_count:
+        raise ApiError(
+            422, _("“target” is a seat number from 1 to %(seats)s.") % {"seats": seat_count}
+        )
+    action = rolled.Action(
+        keep=None if new.keep is None else tuple(new.keep),
+        heal=new.heal,
+        target=None if new.target is None else new.target - 1,
+        hunt=new.hunt,
+        stop=new.stop,
+    )
+    done = store.roll(game.pk, action, version=new.version, seat=seat)
+    return _state_response(state_of(done.game if isinstance(done, store.Recorded) else done))
+
+
+def _host_or_seat(request: HttpRequest, game: Game) -> int | None:
+    """None for the host; else the seat whose key came, which may act on its own turn only."""
+    if game.check_host_key(request.headers.get("X-Host-Key")):
+        return None
+    seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
+    if seat is None:
+        raise ApiError(
+            403, _("This needs the game's host key in the X-Host-Key header (or a seat's key).")
+        )
+    return seat
 
 
 @api_view(["DELETE"])

@@ -159,6 +159,29 @@ class NewTurn(Request):
     version: Annotated[int | None, Field(description="The version last seen")] = None
 
 
+class NewRoll(Request):
+    """One step of a turn with dice the app rolls. The server rolls: a client never sends a
+    die. No key at all rolls the turn's first six dice."""
+
+    keep: Annotated[
+        list[int] | None,
+        Field(
+            description="Dice of the last roll to set aside (their faces); the rest are rolled",
+            json_schema_extra={"items": {"type": "integer", "minimum": 1, "maximum": DICE}},
+        ),
+    ] = None
+    heal: Annotated[bool | None, Field(description="30s healing: heal (true) or attack")] = None
+    target: Annotated[
+        int | None,
+        Field(description="The seat attacked (free for all)", json_schema_extra={"minimum": 1}),
+    ] = None
+    hunt: Annotated[bool, Field(description="Roll the hunt (30s: the dice left in the chain)")] = (
+        False
+    )
+    stop: Annotated[bool, Field(description="30s weaker attacks: stop the chain")] = False
+    version: Annotated[int | None, Field(description="The version last seen")] = None
+
+
 class NewMove(Request):
     """A card from the seat's own hand."""
 
@@ -193,6 +216,21 @@ class DiceSeat(Answer):
     name: str
     points: int
     out: bool
+    computer: bool
+
+
+class RollRecord(Answer):
+    """One roll of an app-rolled turn: the dice, and those then set aside (null until chosen)."""
+
+    dice: list[int]
+    kept: list[int] | None
+
+
+class HuntRecord(Answer):
+    """One roll of the hunt, and how many of its dice showed the margin."""
+
+    dice: list[int]
+    hits: int
 
 
 class TurnRow(Answer):
@@ -204,6 +242,36 @@ class TurnRow(Answer):
     heal: bool
     effect: Effect
     cells: list[int]
+    rolls: Annotated[
+        list[RollRecord] | None, Field(description="The audit trail; null when typed in")
+    ] = None
+    hunt_rolls: list[HuntRecord] | None = None
+
+
+class TurnInProgress(Answer):
+    """A turn with app-rolled dice under way; `ask` is what it needs next."""
+
+    roller: int
+    rolls: list[RollRecord]
+    kept_total: int
+    hunt_rolls: list[HuntRecord]
+    heal: bool | None
+    target: int | None
+    ask: Literal["roll", "keep", "action", "target", "hunt", "go_on"]
+
+
+class UndoneTurn(Answer):
+    """An app-rolled turn the host took back: it stays in the log."""
+
+    number: int
+    roller: int
+    total: int
+    hunt: int | None
+    target: int | None
+    heal: bool
+    rolls: list[RollRecord]
+    hunt_rolls: list[HuntRecord] | None
+    undone_at: str
 
 
 class GameState(Answer):
@@ -218,6 +286,13 @@ class GameState(Answer):
     winners: list[int]
     finished: bool
     version: int
+    turn_in_progress: TurnInProgress | None = None
+    undone_turns: list[UndoneTurn] = []
+    hints: Annotated[bool, Field(description="Whether the roller's phone shows the odds")] = False
+    seed_sha256: Annotated[
+        str, Field(description="SHA-256 of the secret seed of the dice the app rolls")
+    ] = ""
+    seed: Annotated[str | None, Field(description="The seed, once the game is over")] = None
 
 
 class CardSeat(Answer):

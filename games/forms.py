@@ -163,7 +163,7 @@ class CreateGameForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.players = players if players is not None else [""] * DEFAULT_PLAYERS
-        # Which rows the computer plays (the card game), in step with `players`.
+        # Which rows the computer plays, in step with `players`.
         self.computers = computers if computers is not None else [False] * len(self.players)
         self.max_players = rules.MAX_PLAYERS
         # Rows of the player list an error is about, to mark those fields.

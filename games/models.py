@@ -83,6 +83,14 @@ class Game(models.Model):
     turn_count = models.PositiveIntegerField(default=0)
     # Set when the host deletes the game; it can be restored for a few minutes.
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # The dice game's turn in progress with dice the app rolls (`RolledTurn.to_json`): public,
+    # like every die, and kept on the game row so that every page read sees it at once.
+    rolling = models.JSONField(null=True, blank=True)
+    # App-rolled turns the host took back, oldest first: an undo stays in the game's log, so
+    # nobody can roll again unseen.
+    undone = models.JSONField(default=list, blank=True)
+    # Whether the roller's phone shows the odds of each choice (a per-game switch).
+    hints = models.BooleanField(default=False)
 
     everything = models.Manager()  # deleted games too: only for restoring them
     objects = LiveGames()
@@ -170,6 +178,10 @@ class Turn(models.Model):
     heal = models.BooleanField(default=False)
     effect = models.CharField(max_length=10)
     victim = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A turn rolled by the app keeps its audit trail: every roll with the dice set aside from
+    # it, and the hunt's rolls with their hits (`RolledTurn.to_json`). Null when typed in.
+    rolls = models.JSONField(null=True, blank=True)
+    hunt_rolls = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -199,8 +211,8 @@ class Cell(models.Model):
 
 class Secret(models.Model):
     """A game's secret seed: the deals (and the stock order) follow from it and the moves, so
-    hands are never stored. Only `games.store` reads it; no page or answer shows it before the
-    game is over."""
+    hands are never stored; in a dice game, every die the app rolls. Only `games.store` reads
+    it; no page or answer shows it before the game is over."""
 
     game = models.OneToOneField(Game, related_name="secret", on_delete=models.CASCADE)
     seed = models.CharField(max_length=64)

@@ -119,6 +119,17 @@ OPERATIONS = (
     ),
     Operation(
         "post",
+        "/api/games/{game_id}/roll",
+        "One step of a dice turn the app rolls: the first roll, setting dice aside (the rest"
+        " are rolled), healing, the target and the hunt (the host's key, or the roller's own"
+        " seat key)",
+        (200, m.GameState),
+        (400, 403, 404, 409, 413, 415, 422, 429),
+        (GAME_ID, HOST_KEY, SEAT_KEY),
+        m.NewRoll,
+    ),
+    Operation(
+        "post",
         "/api/games/{game_id}/moves",
         "Play a card from the seat's own hand",
         (201, m.CardState),

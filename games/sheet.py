@@ -13,6 +13,7 @@ from games.explain import explain_row, undo_question
 from games.models import Game, Seat, Turn
 from games.names import join_names
 from games.store import Snapshot, StoredRow, load_position, load_rows, load_snapshot
+from games.tray import audit
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,14 @@ def _sheet(
                 SheetCell(value, seat == stored.row.roller)
                 for seat, value in enumerate(stored.row.cells)
             ),
-            why=explain_row(stored.row, names, ruleset),
+            why=" ".join(
+                part
+                for part in (
+                    explain_row(stored.row, names, ruleset),
+                    audit(stored.rolls, stored.hunt_rolls),
+                )
+                if part
+            ),
         )
         for stored in rows
     )

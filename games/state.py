@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from games import store
+from games import rules, store
 from games.cache import current_version, peek, remember, remembered
-from games.models import Game, Seat, Turn
+from games.models import Game, Seat, Secret, Turn
 
 _GAP = len("}")
 
@@ -76,13 +76,15 @@ def _build(game: Game) -> State:
     seats = remembered(
         ("api-seats", game_id),
         lambda: tuple(
-            Seat.objects.filter(game_id=game_id).order_by("position").values_list("id", "name")
+            Seat.objects.filter(game_id=game_id)
+            .order_by("position")
+            .values_list("id", "name", "computer")
         ),
     )
     for _ in range(3):
         ruleset = game.rules
         position = store.load_position(game)
-        log = _turn_log(game, [seat_id for seat_id, _ in seats])
+        log = _turn_log(game, [seat_id for seat_id, _, _ in seats])
         now = current_version(game.pk)
         if now == game.version:
             break
@@ -100,16 +102,48 @@ def _build(game: Game) -> State:
                     "name": name,
                     "points": position.points[seat],
                     "out": position.is_out(seat),
+                    "computer": computer,
                 }
-                for seat, (_, name) in enumerate(seats)
+                for seat, (_, name, computer) in enumerate(seats)
             ],
             "next_roller": None if next_roller is None else next_roller + 1,
             "winners": [seat + 1 for seat in position.winners],
             "finished": position.finished,
             "version": game.version,
+            "turn_in_progress": _in_progress(game, position),
+            "undone_turns": [_numbered(entry) for entry in game.undone],
+            "hints": game.hints,
+            "seed_sha256": game.seed_sha256,
+            # The seed shows once the game is over, so that anyone can roll every turn again.
+            "seed": Secret.objects.filter(game=game).values_list("seed", flat=True).first()
+            if position.finished
+            else None,
         }
     )
     return State(game.version, head, log.turns)
+
+
+def _in_progress(game: Game, position: rules.Position) -> dict[str, Any] | None:
+    turn = store.rolling_turn(game, position)
+    if turn is None:
+        return None
+    data = turn.to_json()
+    asked = turn.ask()
+    return {
+        "roller": turn.roller + 1,
+        "rolls": data["rolls"],
+        "kept_total": turn.kept_total,
+        "hunt_rolls": data["hunt_rolls"],
+        "heal": turn.heal,
+        "target": None if turn.target is None else turn.target + 1,
+        "ask": None if asked is None else asked.value,
+    }
+
+
+def _numbered(entry: dict[str, Any]) -> dict[str, Any]:
+    """An undone turn with its seats numbered from 1, as everywhere in the API."""
+    target = entry["target"]
+    return entry | {"roller": entry["roller"] + 1, "target": None if target is None else target + 1}
 
 
 def _turn_log(game: Game, seat_ids: list[int]) -> TurnLog:
@@ -144,5 +178,7 @@ def _turn_json(stored: store.StoredRow) -> str:
             "heal": turn.heal,
             "effect": stored.row.effect.value,
             "cells": list(stored.row.cells),
+            "rolls": stored.rolls,
+            "hunt_rolls": stored.hunt_rolls,
         }
     )

@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any, cast
 
 from django.db import IntegrityError, transaction
@@ -23,7 +24,8 @@ from games import rules
 from games.cache import announce, recall, remember
 from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
-from games.rules import cards
+from games.rules import cards, dice_bot
+from games.rules import rolled as rolled_dice
 from games.rules.errors import gettext_noop
 
 # A game's length is capped, so that no game (played or imported) grows without bound: a
@@ -43,6 +45,10 @@ class NotYourTurnError(Exception):
     """A player tried to enter a turn that is not theirs, or the host does not allow it."""
 
 
+class TurnInProgressError(Exception):
+    """A turn typed in, or an undo, while a turn with app-rolled dice is under way."""
+
+
 @dataclass(frozen=True)
 class StoredRow:
     """A row as stored, with the rules' verdict rebuilt from it."""
@@ -50,6 +56,9 @@ class StoredRow:
     id: int
     number: int
     row: rules.Row
+    # The audit trail of a turn the app rolled (`RolledTurn.to_json`); None when typed in.
+    rolls: list[dict[str, Any]] | None = None
+    hunt_rolls: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -67,28 +76,48 @@ class Snapshot:
 
 
 def create_game(
-    name: str, players: Sequence[str], ruleset: rules.RuleSet, *, rematch_of: Game | None = None
+    name: str,
+    players: Sequence[str],
+    ruleset: rules.RuleSet,
+    *,
+    rematch_of: Game | None = None,
+    computers: Iterable[int] = (),
 ) -> tuple[Game, str]:
-    """Create a game and return it with its host key, which is never stored in clear."""
+    """Create a game and return it with its host key, which is never stored in clear.
+
+    Every game gets a secret seed for the dice the app rolls; its SHA-256 is shown from the
+    start and the seed once the game is over. `computers` are the seats the computer plays:
+    if the first is one, it has played by the time this returns."""
     rules.Position.start(ruleset, len(players))  # refuses a wrong number of players
+    computer_seats = frozenset(computers)
     host_key = new_key()
+    seed = cards.new_seed()
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
             rules_data=ruleset.to_dict(),
             host_key_hash=hash_key(host_key),
             rematch_of=rematch_of,
+            seed_sha256=cards.seed_sha256(seed),
         )
+        Secret.objects.create(game=game, seed=seed)
         Seat.objects.bulk_create(
             Seat(
                 game=game,
                 position=position,
                 name=player,
                 name_key=name_key(player),
-                key_hash=hash_key(seat_key(host_key, game.pk, position)),
+                computer=position in computer_seats,
+                key_hash=""
+                if position in computer_seats
+                else hash_key(seat_key(host_key, game.pk, position)),
             )
             for position, player in enumerate(players)
         )
+        if computer_seats:
+            position = rules.Position.start(ruleset, len(players))
+            if _computers_roll(game, position, computer_seats, seed) is not None:
+                game = _bump(game, "last_roller", "finished", "turn_count")
     return game, host_key
 
 
@@ -229,6 +258,8 @@ def load_rows(
             "turn__heal",
             "turn__effect",
             "turn__victim",
+            "turn__rolls",
+            "turn__hunt_rolls",
             "seat_id",
             "value",
         )
@@ -242,12 +273,13 @@ def load_rows(
             cells[turn_id] = [0] * len(seat_ids)
         cells[turn_id][index[seat_id]] = value
     stored = []
-    for turn_id, number, roller, total, hunt, target, heal, effect_name, victim in turns.values():
+    for data in turns.values():
+        turn_id, number, roller, total, hunt, target, heal, effect_name, victim, rolls, hunts = data
         effect = rules.Effect(effect_name)
         margin = None if effect is rules.Effect.MISSED else total - ruleset.beat_above
         turn = rules.Turn(total, hunt, target, heal)
         row = rules.Row(roller, turn, tuple(cells[turn_id]), effect, victim, margin)
-        stored.append(StoredRow(turn_id, number, row))
+        stored.append(StoredRow(turn_id, number, row, rolls, hunts))
     return stored
 
 
@@ -281,7 +313,8 @@ def record_turn(
     seat: int | None = None,
 ) -> Recorded:
     """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
-    `StaleVersionError`, or `Game.DoesNotExist`; on any of them nothing changes.
+    `StaleVersionError`, `NotYourTurnError`, `TurnInProgressError` or `Game.DoesNotExist`; on
+    any of them nothing changes.
 
     `known` is the position at `version`, when the caller has already loaded it: the version
     check under the lock proves it is still current, which saves adding up the game again.
@@ -290,35 +323,13 @@ def record_turn(
     try:
         with transaction.atomic():
             game = _lock(game_id, version)
+            if game.rolling is not None:
+                raise TurnInProgressError
             position = known if known is not None and version is not None else load_position(game)
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
-            row = position.play(turn)
-            number = _next_number(game)
-            if number > MAX_TURNS:
-                raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
-            stored = Turn.objects.create(
-                game=game,
-                number=number,
-                roller=row.roller,
-                total=turn.total,
-                hunt=turn.hunt,
-                target=turn.target,
-                heal=turn.heal,
-                effect=row.effect.value,
-                victim=row.victim,
-            )
-            seat_ids = (
-                Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
-            )
-            written = list(zip(seat_ids, row.cells, strict=True))
-            Cell.objects.bulk_create(
-                Cell(turn=stored, seat_id=seat_id, value=value) for seat_id, value in written
-            )
-            _add_to_sums(written)
-            after = position.after(row)
-            game.last_roller = row.roller
-            game.finished, game.turn_count = after.finished, number
+            row, after = _write_row(game, position, turn)
+            after = _computers_roll(game, after) or after
             game = _bump(game, "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
@@ -327,23 +338,171 @@ def record_turn(
         raise StaleVersionError from error
 
 
+def _write_row(
+    game: Game,
+    position: rules.Position,
+    turn: rules.Turn,
+    rolled: rolled_dice.RolledTurn | None = None,
+) -> tuple[rules.Row, rules.Position]:
+    """Judge a turn and write its row, its cells and the running sums, under the caller's
+    lock; `rolled` is the app-rolled turn it came from, whose rolls are kept as its audit
+    trail. The caller bumps the version."""
+    row = position.play(turn)
+    number = _next_number(game)
+    if number > MAX_TURNS:
+        raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
+    audit = rolled.to_json() if rolled is not None else {}
+    stored = Turn.objects.create(
+        game=game,
+        number=number,
+        roller=row.roller,
+        total=turn.total,
+        hunt=turn.hunt,
+        target=turn.target,
+        heal=turn.heal,
+        effect=row.effect.value,
+        victim=row.victim,
+        rolls=audit.get("rolls"),
+        hunt_rolls=audit.get("hunt_rolls"),
+    )
+    seat_ids = Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+    written = list(zip(seat_ids, row.cells, strict=True))
+    Cell.objects.bulk_create(
+        Cell(turn=stored, seat_id=seat_id, value=value) for seat_id, value in written
+    )
+    _add_to_sums(written)
+    after = position.after(row)
+    game.last_roller = row.roller
+    game.finished, game.turn_count = after.finished, number
+    return row, after
+
+
 def _next_number(game: Game) -> int:
     last = Turn.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
     return (last.first() or 0) + 1
 
 
+# -- dice the app rolls ----------------------------------------------------------------------
+
+
+def roll(
+    game_id: str,
+    action: rolled_dice.Action,
+    *,
+    version: int | None = None,
+    seat: int | None = None,
+) -> Recorded | Game:
+    """One step of a turn with app-rolled dice (see `games.rules.rolled`): the server rolls
+    from the game's secret seed. Answers `Recorded` when the step completed the turn (and
+    any computer seats have played after it), else the game with its turn in progress.
+    Raises like `record_turn`; a refused step changes nothing."""
+    try:
+        with transaction.atomic():
+            game = _lock(game_id, version)
+            position = load_position(game)
+            if seat is not None and (not game.seats_play or position.next_roller != seat):
+                raise NotYourTurnError
+            turn = rolled_dice.RolledTurn.from_json(position, game.rolling or {})
+            seed = _dice_seed(game)
+            number = game.turn_count + 1
+            turn = rolled_dice.act(
+                turn, action, lambda step, count: _seeded(seed, number, step, count)
+            )
+            if turn.ask() is not None:
+                game.rolling = turn.to_json()
+                return _bump(game, "rolling")
+            game.rolling = None
+            row, after = _write_row(game, position, turn.turn(), turn)
+            after = _computers_roll(game, after) or after
+            game = _bump(game, "rolling", "last_roller", "finished", "turn_count")
+        remember(("position", game.pk, game.version), after)
+        return Recorded(game, row, after)
+    except IntegrityError as error:
+        raise StaleVersionError from error
+
+
+def rolling_turn(game: Game, position: rules.Position) -> rolled_dice.RolledTurn | None:
+    """The turn in progress with app-rolled dice, if there is one."""
+    if game.rolling is None:
+        return None
+    return rolled_dice.RolledTurn.from_json(position, game.rolling)
+
+
+def revealed_seed(game: Game) -> str | None:
+    """The secret seed, which anyone may see once the game is over."""
+    if not game.finished:
+        return None
+    return Secret.objects.filter(game=game).values_list("seed", flat=True).first()
+
+
+def _seeded(seed: str, number: int, step: int, count: int) -> tuple[int, ...]:
+    return rolled_dice.seeded_dice(bytes.fromhex(seed), number, step, count)
+
+
+def _dice_seed(game: Game) -> str:
+    """The game's secret seed; a game created before the app rolled dice gets one now, with
+    its SHA-256 shown from this moment on."""
+    found = Secret.objects.filter(game=game).values_list("seed", flat=True).first()
+    if found is not None:
+        return found
+    seed = cards.new_seed()
+    Secret.objects.create(game=game, seed=seed)
+    game.seed_sha256 = cards.seed_sha256(seed)
+    game.save(update_fields=["seed_sha256"])
+    return seed
+
+
+def _computers_roll(
+    game: Game,
+    position: rules.Position,
+    computers: frozenset[int] | None = None,
+    seed: str | None = None,
+) -> rules.Position | None:
+    """Play every computer seat whose turn it is, each a whole turn of app-rolled dice
+    stored with its audit trail, under the caller's lock. The position after them, or None
+    when no computer played."""
+    if computers is None:
+        computers = frozenset(
+            Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+        )
+    if not computers:
+        return None
+    played = None
+    while (roller := position.next_roller) is not None and roller in computers:
+        seed = seed or _dice_seed(game)
+        number = game.turn_count + 1
+        if number > MAX_TURNS:
+            break  # a game of computers alone stops at the cap, like any other
+        turn = rolled_dice.RolledTurn(position)
+        turn_plan = dice_bot.plan(position)
+        roller_of_turn = partial(_seeded, seed, number)
+        while turn.ask() is not None:
+            turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
+        _, position = _write_row(game, position, turn.turn(), turn)
+        played = position
+    return played
+
+
 def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
-    """Remove the last row. Raises `rules.IllegalTurnError` when there is none."""
+    """Remove the last row, and the computers' turns after the last person's, so that the
+    host's undo takes back what a person did. An app-rolled turn taken back stays in the
+    game's log (`Game.undone`). Raises `rules.IllegalTurnError` when there is nothing to
+    undo, `TurnInProgressError` while a turn with app-rolled dice is under way."""
     with transaction.atomic():
         game = _lock(game_id, version)
-        last = Turn.objects.filter(game=game).order_by("-number").first()
-        if last is None:
-            raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
-        _add_to_sums(
-            (seat_id, -value)
-            for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
+        if game.rolling is not None:
+            raise TurnInProgressError
+        computers = frozenset(
+            Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
         )
-        last.delete()
+        removed: Turn | None = None
+        while (last := Turn.objects.filter(game=game).order_by("-number").first()) is not None:
+            _remove(game, last)
+            removed = last
+            if last.roller not in computers:
+                break
+        if removed is None:
+            raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
         game.last_roller = (
             Turn.objects.filter(game=game)
             .order_by("-number")
@@ -351,8 +510,37 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
             .first()
         )
         # A turn is only ever played in a game still going: without it, the game goes on.
-        game.finished, game.turn_count = False, last.number - 1
-        return _bump(game, "last_roller", "finished", "turn_count")
+        game.finished, game.turn_count = False, removed.number - 1
+        # Back at a computer's turn (the game's first seats are computers): it plays again.
+        sums = (
+            Seat.objects.filter(game=game).order_by("position").values_list("cell_sum", flat=True)
+        )
+        position = rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
+        _computers_roll(game, position, computers)
+        return _bump(game, "last_roller", "finished", "turn_count", "undone")
+
+
+def _remove(game: Game, last: Turn) -> None:
+    _add_to_sums(
+        (seat_id, -value)
+        for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
+    )
+    if last.rolls is not None:
+        game.undone = [
+            *game.undone,
+            {
+                "number": last.number,
+                "roller": last.roller,
+                "total": last.total,
+                "hunt": last.hunt,
+                "target": last.target,
+                "heal": last.heal,
+                "rolls": last.rolls,
+                "hunt_rolls": last.hunt_rolls,
+                "undone_at": timezone.now().isoformat(timespec="seconds"),
+            },
+        ]
+    last.delete()
 
 
 def _add_to_sums(cells: Iterable[tuple[int, int]]) -> None:
@@ -373,7 +561,10 @@ def start_rematch(game: Game) -> tuple[Game, str]:
             new_game, host_key = create_card_game(old.name, players, old.card_rules, rematch_of=old)
         else:
             names = [name for name, _ in seats]
-            new_game, host_key = create_game(old.name, names, old.rules, rematch_of=old)
+            computers = [seat for seat, (_, computer) in enumerate(seats) if computer]
+            new_game, host_key = create_game(
+                old.name, names, old.rules, rematch_of=old, computers=computers
+            )
         _bump(old)
     return new_game, host_key
 
@@ -402,6 +593,14 @@ def allow_seats_to_play(game_id: str, *, allowed: bool) -> Game:
         game.seats_play = allowed
         game.save(update_fields=["seats_play"])
         return _bump(game)
+
+
+def show_hints(game_id: str, *, shown: bool) -> Game:
+    """Show the roller the odds of each choice in turns the app rolls, or stop."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        game.hints = shown
+        return _bump(game, "hints")
 
 
 def rename_game(game_id: str, name: str) -> Game:

@@ -12,7 +12,7 @@ import json
 from collections.abc import AsyncIterator, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import segno
 from asgiref.sync import sync_to_async
@@ -62,9 +62,11 @@ from games.links import public_url
 from games.models import Game, Seat, seat_key
 from games.players import player_stats
 from games.push import hub
+from games.rules import rolled
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
+from games.tray import before_roll_chance, tray_of
 from games.uploads import too_large, upload_limit
 
 HISTORY_PAGE_SIZE = 20
@@ -99,7 +101,10 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
             else:
                 assert form.ruleset is not None
                 game, host_key = store.create_game(
-                    form.game_name(), form.cleaned_players, form.ruleset
+                    form.game_name(),
+                    form.cleaned_players,
+                    form.ruleset,
+                    computers=[seat for seat, c in enumerate(form.cleaned_computers) if c],
                 )
             response = redirect(reverse("game", args=[game.pk]) + "?new=1")
             remember_host(response, game, host_key)
@@ -458,6 +463,11 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             error = _("It is not your turn. Your turn form appears here when it is.")
             answers = dict.fromkeys(answers)
             question = None
+        except store.TurnInProgressError:
+            error = _("The app is rolling this turn: finish it with the dice shown.")
+            answers = dict.fromkeys(answers)
+            question = None
+    game.refresh_from_db()
     sheet, table = _page_sheet(game)
     context = _game_context(request, sheet, access, question, answers) | {
         "turn_error": error,
@@ -487,6 +497,83 @@ def _parse_turn(post: Any) -> tuple[dict[str, Any], str | None]:
     return answers, None
 
 
+@require_POST
+def roll(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """One step of a turn with dice the app rolls, from the roller's phone or the host's."""
+    game = get_object_or_404(Game, pk=game_id, kind="dice")
+    access = access_for(request, game)
+    if not access.host and access.seat is None:
+        return HttpResponseForbidden(_("Only the host can enter turns in this game."))
+    action, error = _parse_roll(request.POST, game)
+    if action is not None:
+        try:
+            done = store.roll(
+                game.pk,
+                action,
+                version=_int_or_none(request.POST.get("v")),
+                seat=None if access.host else access.seat,
+            )
+        except rules.RuleError as rule_error:
+            error = rule_error_message(rule_error)
+        except store.StaleVersionError:
+            error = _("Someone else changed the game first. Look at the dice and choose again.")
+        except store.NotYourTurnError:
+            error = _("It is not your turn. Your turn form appears here when it is.")
+        else:
+            if not request.htmx:
+                return redirect("game", game.pk)
+            recorded = done if isinstance(done, store.Recorded) else None
+            sheet, replace = sheet_since(
+                recorded.game if recorded else cast(Game, done),
+                _int_or_none(request.POST.get("n")) or 0,
+                _int_or_none(request.POST.get("t")),
+                recorded.position if recorded else None,
+            )
+            extra = {}
+            if recorded is not None:
+                names = [seat.name for seat in sheet.seats]
+                extra["confirmation"] = turn_summary(recorded.row, names, sheet.ruleset)
+            return _render_update(request, sheet, replace=replace, access=access, extra=extra)
+    game.refresh_from_db()
+    sheet, table = _page_sheet(game)
+    context = _game_context(request, sheet, access) | {"turn_error": error, "sheet_table": table}
+    if request.htmx:
+        return render(request, "games/turn_panel.html", context | {"oob": True})
+    return render(request, "games/game.html", context, status=422)
+
+
+def _parse_roll(post: Any, game: Game) -> tuple[rolled.Action | None, str | None]:
+    """The step a roll form sent. The dice to set aside come as their places in the last
+    roll (checkboxes), or as faces from a hint ("6,6"); the server never takes a die's face
+    from the form in any other way."""
+    act = post.get("act")
+    if act == "roll":
+        return rolled.Action(), None
+    if act == "hunt":
+        return rolled.Action(hunt=True), None
+    if act == "stop":
+        return rolled.Action(stop=True), None
+    if act in ("heal", "attack"):
+        return rolled.Action(heal=act == "heal"), None
+    if (target := _int_or_none(post.get("target"))) is not None:
+        return rolled.Action(target=target - 1, hunt=True), None
+    if faces := post.get("faces"):
+        keep = [_int_or_none(face) for face in faces.split(",")[:6]]
+        if None in keep:
+            return None, _("Set aside only dice from the last roll.")
+        return rolled.Action(keep=tuple(cast(list[int], keep))), None
+    if act == "keep":
+        last = (game.rolling or {}).get("rolls", [{}])[-1].get("dice", [])
+        places = {_int_or_none(raw) for raw in post.getlist("keep")}
+        if not places:
+            return None, _("Set aside at least one die.")
+        if not places <= set(range(len(last))):
+            return None, _("Set aside only dice from the last roll.")
+        chosen = sorted(place for place in places if place is not None)
+        return rolled.Action(keep=tuple(last[place] for place in chosen)), None
+    return None, _("That is not a choice in this turn now.")
+
+
 @require_http_methods(["GET", "POST"])
 def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, kind="dice")
@@ -496,7 +583,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         # Without scripts the confirmation is a page of its own.
         return render(request, "games/undo_confirm.html", {"sheet": full_sheet(game)})
     # Nothing to undo, or someone else changed the game first: the fresh sheet shows which.
-    with suppress(rules.RuleError, store.StaleVersionError):
+    with suppress(rules.RuleError, store.StaleVersionError, store.TurnInProgressError):
         store.undo_last_turn(game.pk, version=_int_or_none(request.POST.get("v")))
     if not request.htmx:
         return redirect("game", game.pk)
@@ -586,6 +673,16 @@ def seats_play(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if not is_host(request, game):
         return HttpResponseForbidden(_("Only the host can change who enters turns."))
     store.allow_seats_to_play(game.pk, allowed=request.POST.get("allowed") == "on")
+    return redirect("game", game.pk)
+
+
+@require_POST
+def hints(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The host shows the odds of each choice to the roller, or hides them."""
+    game = get_object_or_404(Game, pk=game_id, kind="dice")
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can switch the hints on or off."))
+    store.show_hints(game.pk, shown=request.POST.get("shown") == "on")
     return redirect("game", game.pk)
 
 
@@ -763,7 +860,16 @@ def _game_context(
         question = sheet.position.ask()
     answers = answers or {}
     total = answers.get("total")
+    game = sheet.game
+    rolling = store.rolling_turn(game, sheet.position)
+    names = [seat.name for seat in sheet.seats]
     return {
+        # A turn with dice the app rolls: every phone sees it, the roller (or host) acts on it.
+        "tray": tray_of(rolling, names, hints=game.hints),
+        "tray_controls": can_play and rolling is not None,
+        "roll_chance": before_roll_chance(sheet.position)
+        if game.hints and can_play and rolling is None and not sheet.finished
+        else None,
         "sheet": sheet,
         "game": sheet.game,
         "host": access.host,
@@ -784,6 +890,7 @@ def _game_context(
         "chances_query": chances.rules_query(sheet.ruleset),
         "share_url": public_url(request, reverse("game", args=[sheet.game.pk])),
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
+        "dice_seed": store.revealed_seed(game) if sheet.finished else None,
         "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,
     }
 

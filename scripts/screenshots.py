@@ -6,6 +6,8 @@ Starts the app on a free loopback port against a throwaway SQLite file, plays a 
 through the JSON API, then photographs with Chromium:
 
     home-<size>-<lang>.png     the home page with the history (whole page)
+    dice-roll-<size>-<lang>.png   a turn the app rolls, on the roller's phone, odds shown
+    dice-watch-<size>-<lang>.png  the same turn on a watcher's phone
     host-<size>-<lang>.png     the host's game page, with the turn form
     watch-<size>-<lang>.png    the same game on a watcher's phone
     turn-<size>-<lang>.png     the turn form after tapping a total above 30
@@ -323,6 +325,7 @@ def shoot(
                     for scheme in SCHEMES:
                         taken += shoot_pictures(browser, base, game, outdir, size, lang, scheme)
             taken += shoot_cards(browser, base, outdir)
+            taken += shoot_dice(browser, base, outdir)
         finally:
             browser.close()
     return taken
@@ -562,6 +565,50 @@ def shoot_cards(browser: Any, base: str, outdir: Path) -> list[Path]:
                 page = watcher.new_page()
                 page.goto(f"{base}/g/{game['id']}/")
                 snap(page, "cards-table", full_page=True)
+                watcher.close()
+            finally:
+                context.close()
+    return taken
+
+
+def shoot_dice(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """A turn with dice the app rolls: one die set aside and five just rolled, with the odds
+    of each choice on the roller's phone, and the same turn on a watcher's phone."""
+    game = api(
+        base,
+        "/api/games",
+        {"name": "Dice night", "players": ["Anna", "Ben", {"name": "Robot", "computer": True}]},
+    )
+    key, url = game["host_key"], f"{base}/g/{game['id']}/"
+    taken: list[Path] = []
+    for lang in LANGUAGES:
+        for size in SIZES:
+            snap = snapper(outdir, size, lang, taken)
+            context = new_context(browser, size, lang)
+            try:
+                context.add_cookies(
+                    [{"name": f"thirty_host_{game['id']}", "value": key, "url": base}]
+                )
+                page = context.new_page()
+                page.goto(url, wait_until="load")
+                if not page.locator("#seat-links input[name=shown]").is_checked():
+                    page.locator("#seat-links").evaluate("details => { details.open = true; }")
+                    page.locator("#seat-links input[name=shown]").check()
+                    page.wait_for_url(url)
+                if not taken:  # the turn, rolled once for every picture
+                    state = api(base, f"/api/games/{game['id']}/roll", {}, key)
+                    dice = sorted(state["turn_in_progress"]["rolls"][0]["dice"], reverse=True)
+                    api(base, f"/api/games/{game['id']}/roll", {"keep": dice[:1]}, key)
+                page.goto(url, wait_until="load")
+                page.locator("#turn-panel .pick").first.wait_for()
+                page.locator("#turn-panel").scroll_into_view_if_needed()
+                page.wait_for_timeout(600)  # the dice have landed
+                snap(page, "dice-roll")
+                watcher = new_context(browser, size, lang)
+                page = watcher.new_page()
+                page.goto(url, wait_until="load")
+                page.wait_for_timeout(600)
+                snap(page, "dice-watch")
                 watcher.close()
             finally:
                 context.close()

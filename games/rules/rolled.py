@@ -325,10 +325,13 @@ _NOT_NOW: dict[Ask | None, str] = {
 
 
 def _faces(raw: Sequence[Any]) -> tuple[int, ...]:
-    if isinstance(raw, str | bytes) or not all(
-        isinstance(die, int) and not isinstance(die, bool) and 1 <= die <= SIDES for die in raw
-    ):
-        raise IllegalTurnError(gettext_noop("A die shows a number from 1 to 6."))
+    if isinstance(raw, str | bytes):
+        raw = (raw,)
+    for die in raw:
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= SIDES:
+            raise IllegalTurnError(
+                gettext_noop("A die shows a number from 1 to 6, not %(value)s."), value=die
+            )
     return tuple(raw)
 
 

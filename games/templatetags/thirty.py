@@ -1,4 +1,5 @@
-"""Template filters for how the pages write things: lists of names and signed numbers."""
+"""Template filters for how the pages write things: lists of names, signed numbers and the
+pips of a die."""
 
 from __future__ import annotations
 
@@ -32,3 +33,21 @@ def percent(rate: object) -> str:
     if rate is None:
         return "–"
     return gettext("%(percent)s%%") % {"percent": round(float(rate) * 100)}  # type: ignore[arg-type]
+
+
+# Where the pips of each face sit on a die 60 units wide, as on real dice.
+_LOW, _MID, _HIGH = 16, 30, 44
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((_MID, _MID),),
+    2: ((_HIGH, _LOW), (_LOW, _HIGH)),
+    3: ((_HIGH, _LOW), (_MID, _MID), (_LOW, _HIGH)),
+    4: ((_LOW, _LOW), (_HIGH, _LOW), (_LOW, _HIGH), (_HIGH, _HIGH)),
+    5: ((_LOW, _LOW), (_HIGH, _LOW), (_MID, _MID), (_LOW, _HIGH), (_HIGH, _HIGH)),
+    6: ((_LOW, _LOW), (_HIGH, _LOW), (_LOW, _MID), (_HIGH, _MID), (_LOW, _HIGH), (_HIGH, _HIGH)),
+}
+
+
+@register.filter
+def pips(face: int) -> tuple[tuple[int, int], ...]:
+    """{% for x, y in face|pips %}: the centres of a die's pips, for its SVG."""
+    return PIPS.get(face, ())

@@ -1,0 +1,173 @@
+"""The dice tray: a turn with dice the app rolls, as every phone at the table draws it.
+
+Built from the game's turn in progress (`store.rolling_turn`) for the templates: the dice set
+aside so far, the last roll (which the roller taps to set dice aside), the hunt, and, with
+hints on, the exact chance of beating the target after each choice (`games.rules.odds`).
+Nothing here is secret: every die of a dice game is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import rules
+from games.rules import odds
+from games.rules.rolled import Ask, RolledTurn
+
+# Hints list the best few choices: a roll of six dice can offer dozens.
+HINTS_SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Die:
+    face: int
+    index: int  # its place in the roll, which the keep form sends
+    hit: bool = False  # a hunt die that showed the margin
+
+
+@dataclass(frozen=True)
+class Hint:
+    keep: tuple[int, ...]
+    percent: str
+
+    @property
+    def faces(self) -> str:
+        return ",".join(str(face) for face in self.keep)
+
+
+@dataclass(frozen=True)
+class Tray:
+    roller: str
+    ask: str | None
+    kept: tuple[int, ...]
+    kept_total: int
+    last_roll: tuple[Die, ...]  # the dice to choose from (KEEP), else empty
+    earlier: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (dice, kept) of past rolls
+    hunt_rolls: tuple[tuple[Die, ...], ...]
+    margin: int | None
+    total: int | None
+    found: int
+    hunt_dice: int
+    one_at_a_time: bool
+    targets: tuple[tuple[int, str, int], ...]  # (seat, name, points) the roller may attack
+    heal_amount: int
+    hints: tuple[Hint, ...]
+    fresh: int  # how many rolls the turn has had: the newest is drawn rolling
+
+    @property
+    def status(self) -> str:
+        """One line for everyone: what the roller is doing now."""
+        names = {"name": self.roller}
+        if self.ask == Ask.KEEP:
+            if self.one_at_a_time:
+                return _("%(name)s sets one die aside.") % names
+            return _("%(name)s sets dice aside.") % names
+        if self.ask == Ask.ACTION:
+            return _("%(name)s beat the target by %(margin)s: heal or attack?") % (
+                names | {"margin": self.margin}
+            )
+        if self.ask == Ask.TARGET:
+            return _("%(name)s beat the target by %(margin)s and chooses whom to attack.") % (
+                names | {"margin": self.margin}
+            )
+        if self.ask in (Ask.HUNT, Ask.GO_ON):
+            return ngettext(
+                "%(name)s hunts %(margin)ss: %(found)s die found so far.",
+                "%(name)s hunts %(margin)ss: %(found)s dice found so far.",
+                self.found,
+            ) % (names | {"margin": self.margin, "found": self.found})
+        return _("%(name)s rolls.") % names
+
+
+def tray_of(turn: RolledTurn | None, names: Sequence[str], *, hints: bool) -> Tray | None:
+    """The tray of the turn in progress; None when no turn is under way."""
+    if turn is None:
+        return None
+    position = turn.position
+    asked = turn.ask()
+    last = turn.rolls[-1] if turn.rolls else None
+    choosing = asked is Ask.KEEP and last is not None
+    margin = turn.margin
+    total = turn.total
+    targets: tuple[tuple[int, str, int], ...] = ()
+    if asked is Ask.TARGET and total is not None:
+        question = position.ask(total, False)
+        assert question is not None
+        targets = tuple(
+            (seat, names[seat], position.points[seat])
+            for seat in question.options
+            if isinstance(seat, int)
+        )
+    return Tray(
+        roller=names[turn.roller],
+        ask=None if asked is None else asked.value,
+        kept=turn.kept,
+        kept_total=turn.kept_total,
+        last_roll=tuple(Die(face, i) for i, face in enumerate(last.dice))
+        if choosing and last is not None
+        else (),
+        earlier=tuple((r.dice, r.kept or ()) for r in turn.rolls if r.kept is not None),
+        hunt_rolls=tuple(
+            tuple(Die(face, i, face == margin) for i, face in enumerate(roll.dice))
+            for roll in turn.hunt_rolls
+        ),
+        margin=margin,
+        total=total,
+        found=turn.found,
+        hunt_dice=turn.hunt_dice if total is not None and margin is not None else 0,
+        one_at_a_time=position.rules.set_aside == "one",
+        targets=targets,
+        heal_amount=min(margin or 0, position.points[turn.roller]),
+        hints=_hints(turn) if hints and choosing else (),
+        fresh=turn.rolls_made,
+    )
+
+
+def _hints(turn: RolledTurn) -> tuple[Hint, ...]:
+    rules_ = turn.position.rules
+    choices = odds.keep_choices(
+        turn.rolls[-1].dice, turn.kept_total, rules_.beat_above, rules_.set_aside
+    )
+    return tuple(Hint(choice.keep, percent(choice.p_beat)) for choice in choices[:HINTS_SHOWN])
+
+
+def percent(chance: Any) -> str:
+    """A chance as people read it: whole percents, with "<1%" and ">99%" at the ends."""
+    value = float(chance) * 100
+    if 0 < value < 1:
+        return "<" + _("%(percent)s%%") % {"percent": 1}
+    if 99 < value < 100:
+        return ">" + _("%(percent)s%%") % {"percent": 99}
+    return _("%(percent)s%%") % {"percent": round(value)}
+
+
+def before_roll_chance(position: rules.Position) -> str:
+    """The chance of beating the target in a whole turn, before its first roll."""
+    return percent(odds.win_chance(6, 0, position.rules.beat_above, position.rules.set_aside))
+
+
+def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] | None) -> str:
+    """A rolled turn's audit trail in words, for the row's explanation."""
+    if rolls is None:
+        return ""
+    steps = [
+        _("%(dice)s → set aside %(kept)s") % {"dice": _faces(r["dice"]), "kept": _faces(r["kept"])}
+        for r in rolls
+    ]
+    text = _("Dice rolled by the app: %(steps)s.") % {"steps": " · ".join(steps)}
+    for hunt in hunt_rolls or ():
+        text += " " + ngettext(
+            "Hunt: %(dice)s, %(hits)s die found.",
+            "Hunt: %(dice)s, %(hits)s dice found.",
+            hunt["hits"],
+        ) % {"dice": _faces(hunt["dice"]), "hits": hunt["hits"]}
+    return text
+
+
+def _faces(dice: Sequence[int] | None) -> str:
+    return " ".join(str(face) for face in dice or ())

@@ -1,0 +1,149 @@
+"""Dice the app rolls, on real phones: the host starts a game, Anna rolls and sets dice aside on
+her own phone while the host and a watcher see the dice appear, Ben's phone is refused when
+it is not his turn, and a computer seat plays its turn by itself."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Game, Turn
+from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
+
+WORDS = {
+    "en": {
+        "roll": "Roll the dice here",
+        "set_aside": "Set aside and roll the rest",
+        "not_your_turn": "It is not your turn.",
+    },
+    "da": {
+        "roll": "Slå terningerne her",
+        "set_aside": "Læg til side, og slå resten",
+        "not_your_turn": "Det er ikke din tur.",
+    },
+}
+
+
+@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
+def language(request: pytest.FixtureRequest) -> Language:
+    return request.param  # type: ignore[no-any-return]
+
+
+def faces(page: Any, selector: str) -> list[str]:
+    found: list[str] = page.locator(selector).evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    return found
+
+
+def test_a_seat_rolls_on_its_phone_while_the_table_watches(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    words = WORDS[language.code]
+    host = open_browser(PHONE, locale=language.locale)
+    share = create_game(host, ["Anna", "Ben", "Cleo"], language=language)
+    anna_link = host.locator("#seat-link-1").input_value()
+    ben_link = host.locator("#seat-link-2").input_value()
+    anna = open_browser(PHONE, locale=language.locale)
+    anna.goto(anna_link)
+    ben = open_browser(PHONE, locale=language.locale)
+    ben.goto(ben_link)
+    watcher = open_browser(PHONE, locale=language.locale)
+    watcher.goto(share)
+    expect(watcher.locator("#sheet")).to_be_visible()
+
+    # Ben cannot roll Anna's turn: his phone has no roll button, and a forged post is refused.
+    expect(ben.get_by_role("button", name=words["roll"])).to_have_count(0)
+    game = Game.objects.get()
+    csrf = next(c["value"] for c in ben.context.cookies() if c["name"] == "csrftoken")
+    refused = ben.request.post(
+        f"/g/{game.pk}/roll",
+        form={"act": "roll", "v": str(game.version)},
+        headers={"X-CSRFToken": csrf, "Referer": ben_link, "Accept-Language": language.locale},
+    )
+    assert refused.status == 422
+    assert words["not_your_turn"] in refused.text()
+    game.refresh_from_db()
+    assert game.rolling is None
+
+    anna.get_by_role("button", name=words["roll"]).click()
+    expect(anna.locator("#turn-panel .pick")).to_have_count(6)
+    rolling = Game.objects.get().rolling
+    assert rolling is not None
+    first_roll = [str(face) for face in rolling["rolls"][0]["dice"]]
+    # Everyone sees the same six dice at once.
+    for viewer in (watcher, host):
+        expect(viewer.locator(".dice-row.large .die")).to_have_count(6, timeout=LIVE_TIMEOUT_MS)
+        assert faces(viewer, ".dice-row.large .die") == first_roll
+
+    # Anna sets aside her highest die and rolls the rest, until all six are aside.
+    for _ in range(6):
+        game.refresh_from_db()
+        if game.rolling is None or game.rolling["rolls"][-1]["kept"] is not None:
+            break
+        dice = game.rolling["rolls"][-1]["dice"]
+        best = dice.index(max(dice))
+        anna.locator("#turn-panel .pick input").nth(best).check()
+        before = game.version
+        anna.get_by_role("button", name=words["set_aside"]).click()
+        expect(anna.locator("body")).to_have_attribute(
+            "data-version", re.compile(r"\d+"), timeout=LIVE_TIMEOUT_MS
+        )
+        anna.wait_for_function(
+            "v => Number(document.body.dataset.version) > v", arg=before, timeout=LIVE_TIMEOUT_MS
+        )
+        game.refresh_from_db()
+        if game.rolling is not None:
+            kept = sum(d for r in game.rolling["rolls"] for d in r["kept"] or [])
+            expect(watcher.locator(".kept-total")).to_have_text(str(kept), timeout=LIVE_TIMEOUT_MS)
+        elif game.rolling is None and Turn.objects.exists():
+            break
+        hunt = anna.locator("#turn-panel button[value=hunt]")
+        if hunt.count():
+            hunt.click()
+            break
+
+    expect(watcher.locator("#sheet-rows tr")).to_have_count(1, timeout=LIVE_TIMEOUT_MS * 2)
+    turn = Turn.objects.get()
+    assert turn.roller == 0 and turn.rolls is not None
+    assert sum(die for step in turn.rolls for die in step["kept"]) == turn.total
+    # Tapping the row tells how the turn was rolled.
+    why = watcher.locator("#turn-1").get_attribute("data-why") or ""
+    assert " ".join(str(d) for d in turn.rolls[0]["dice"]) in why
+
+
+def test_one_person_plays_against_a_computer(
+    open_browser: Callable[..., Any],
+) -> None:
+    page = open_browser(PHONE)
+    page.goto("/")
+    inputs = page.locator('#create-form input[name="player"]')
+    inputs.nth(0).fill("Anna")
+    inputs.nth(1).fill("Robot")
+    page.locator('select[name="seat_kind"]').nth(1).select_option("computer")
+    for extra in range(inputs.count() - 1, 1, -1):
+        inputs.nth(extra).fill("")
+    page.get_by_role("button", name=ENGLISH.start).click()
+    expect(page).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
+    page.get_by_role("button", name=WORDS["en"]["roll"]).click()
+    for _ in range(12):
+        if page.locator("#turn-panel .pick").count() == 0:
+            break
+        page.locator("#turn-panel .pick input").first.check()
+        page.get_by_role("button", name=WORDS["en"]["set_aside"]).click()
+        page.wait_for_timeout(150)
+    hunt = page.locator("#turn-panel button[value=hunt]")
+    if hunt.count():
+        hunt.click()
+    # Anna's turn and then the computer's are on the sheet, each with its dice.
+    expect(page.locator("#sheet-rows tr")).to_have_count(2, timeout=LIVE_TIMEOUT_MS)
+    assert [t.roller for t in Turn.objects.order_by("number")] == [0, 1]
+    assert all(t.rolls for t in Turn.objects.all())
+    expect(page.get_by_role("button", name=WORDS["en"]["roll"])).to_be_visible()
