@@ -69,12 +69,7 @@ class RolledTurn:
 
     @property
     def roller(self) -> int:
-        roller = self.position.next_roller
-        if roller is None:
-            raise IllegalTurnError(
-                gettext_noop("This game is over. Undo the last turn to change it.")
-            )
-        return roller
+        return self.position._roller()  # GameOverError once the game is over
 
     @property
     def kept(self) -> tuple[int, ...]:
@@ -122,7 +117,9 @@ class RolledTurn:
     # -- the next question ------------------------------------------------------------------
 
     def ask(self) -> Ask | None:
-        """What the turn needs next; None once it is complete."""
+        """What the turn needs next; None once it is complete. A game that is over takes
+        no more rolls (`GameOverError`)."""
+        self.position._roller()
         if not self.rolls:
             return Ask.ROLL
         total = self.total
@@ -197,6 +194,9 @@ class RolledTurn:
         self._expect(Ask.TARGET)
         total = self.total
         assert total is not None
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            # `True in (1, 2)` holds and `1.0` matches seat 1: only a seat number names a seat.
+            raise IllegalTurnError(gettext_noop("Attack another player who is still in."))
         self.position.ask(total, False, seat)  # refuses a player who may not be attacked
         return replace(self, target=seat)
 
