@@ -393,10 +393,26 @@ OUT_OF_PLACE = "That is not a choice in this turn now."
             Action(keep=(6, 6)),
             "In this game you set aside one die at a time.",
         ),
-        (rolled(6, 5, 4, 3, 2, 1), Action(keep=(0,)), "A die shows a number from 1 to 6, not %(value)s."),
-        (rolled(6, 5, 4, 3, 2, 1), Action(keep=(7,)), "A die shows a number from 1 to 6, not %(value)s."),
-        (rolled(6, 5, 4, 3, 2, 1), Action(keep=(True,)), "A die shows a number from 1 to 6, not %(value)s."),
-        (rolled(6, 5, 4, 3, 2, 1), Action(keep=(6, 7)), "A die shows a number from 1 to 6, not %(value)s."),
+        (
+            rolled(6, 5, 4, 3, 2, 1),
+            Action(keep=(0,)),
+            "A die shows a number from 1 to 6, not %(value)s.",
+        ),
+        (
+            rolled(6, 5, 4, 3, 2, 1),
+            Action(keep=(7,)),
+            "A die shows a number from 1 to 6, not %(value)s.",
+        ),
+        (
+            rolled(6, 5, 4, 3, 2, 1),
+            Action(keep=(True,)),
+            "A die shows a number from 1 to 6, not %(value)s.",
+        ),
+        (
+            rolled(6, 5, 4, 3, 2, 1),
+            Action(keep=(6, 7)),
+            "A die shows a number from 1 to 6, not %(value)s.",
+        ),
         (RolledTurn(position(3)), Action(keep=(6,)), "Roll the dice first."),
         (RolledTurn(position(3)), Action(hunt=True), "Roll the dice first."),
         (rolled(6, 5, 4, 3, 2, 1), Action(), "First choose the dice to set aside."),
@@ -444,7 +460,9 @@ def test_a_choice_the_rules_do_not_offer_is_refused_and_changes_nothing(
     with pytest.raises(IllegalTurnError) as refused:
         act(turn, action, fixed(*[1] * 6))
     assert isinstance(refused.value, RuleError)
-    assert str(refused.value) == refused.value.template == sentence
+    assert refused.value.template == sentence
+    # The sentence a player reads: the template with the faces filled in.
+    assert str(refused.value) == sentence % refused.value.params
     assert turn.to_json() == before
 
 
