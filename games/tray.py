@@ -8,6 +8,7 @@ Nothing here is secret: every die of a dice game is public.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import rules
+from games.models import Game, Turn
 from games.rules import odds
 from games.rules.rolled import Ask, RolledTurn
 
@@ -28,6 +30,7 @@ class Die:
     face: int
     index: int  # its place in the roll, which the keep form sends
     hit: bool = False  # a hunt die that showed the margin
+    kept: bool = False  # set aside from its roll
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,54 @@ def tray_of(turn: RolledTurn | None, names: Sequence[str], *, hints: bool) -> Tr
         hints=_hints(turn) if hints and choosing else (),
         fresh=turn.rolls_made,
     )
+
+
+@dataclass(frozen=True)
+class Recap:
+    """The last turn, when the app rolled it: every roll again, one after another, so that
+    the table can follow a turn that was over at once (a computer's, or one from a phone)."""
+
+    roller: str
+    number: int
+    total: int
+    rolls: tuple[tuple[Die, ...], ...]
+    hunt_rolls: tuple[tuple[Die, ...], ...]
+
+
+def recap_of(game: Game, names: Sequence[str]) -> Recap | None:
+    """The recap of the game's last turn, if the app rolled it (one query)."""
+    last = (
+        Turn.objects.filter(game=game)
+        .order_by("-number")
+        .values_list("number", "roller", "total", "rolls", "hunt_rolls")
+        .first()
+    )
+    if last is None:
+        return None
+    number, roller, total, rolls, hunt_rolls = last
+    if rolls is None:
+        return None  # typed in from the table's own dice
+    margin = total - game.rules.beat_above
+    return Recap(
+        names[roller],
+        number,
+        total,
+        tuple(_marked(roll["dice"], roll["kept"] or ()) for roll in rolls),
+        tuple(
+            tuple(Die(face, i, hit=face == margin) for i, face in enumerate(hunt["dice"]))
+            for hunt in hunt_rolls or ()
+        ),
+    )
+
+
+def _marked(dice: Sequence[int], kept: Sequence[int]) -> tuple[Die, ...]:
+    """A roll's dice, the ones set aside marked (each kept face once, as often as kept)."""
+    left = Counter(kept)
+    marked = []
+    for index, face in enumerate(dice):
+        marked.append(Die(face, index, kept=left[face] > 0))
+        left[face] -= 1
+    return tuple(marked)
 
 
 def _hints(turn: RolledTurn) -> tuple[Hint, ...]:

@@ -1,0 +1,111 @@
+"""Dice the app rolls, on the pages: rolling and setting aside without scripts, the odds of each
+choice once the host shows them, and the last rolled turn shown again to every phone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games import store
+from games.access import host_cookie_name
+from games.models import Game, Turn
+from games.rules import RuleSet
+from games.rules.odds import keep_choices
+from tests.factories import make_game
+from tests.web.test_seats import ANNA, BEN, seat_phone
+
+pytestmark = pytest.mark.django_db
+
+
+def host_of(game: Game) -> Client:
+    host = Client()
+    host.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
+    return host
+
+
+def last_roll(game: Game) -> list[int]:
+    game.refresh_from_db()
+    assert game.rolling is not None
+    dice: list[int] = game.rolling["rolls"][-1]["dice"]
+    return dice
+
+
+def test_a_seat_rolls_and_sets_dice_aside_with_plain_forms() -> None:
+    game = make_game()
+    anna = seat_phone(game, ANNA)
+    assert anna.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version}).status_code == 302
+    dice = last_roll(game)
+    page = anna.get(f"/g/{game.pk}/").content.decode()
+    assert page.count('name="keep"') == 6  # one checkbox per die
+    highest = dice.index(max(dice))
+    answer = anna.post(f"/g/{game.pk}/roll", {"act": "keep", "keep": [highest], "v": game.version})
+    assert answer.status_code == 302
+    game.refresh_from_db()
+    assert game.rolling is not None
+    assert game.rolling["rolls"][0]["kept"] == [max(dice)]
+    assert len(game.rolling["rolls"][1]["dice"]) == 5
+
+
+def test_a_watcher_and_the_wrong_seat_cannot_roll() -> None:
+    game = make_game()
+    assert Client().post(f"/g/{game.pk}/roll", {"act": "roll"}).status_code == 403
+    ben = seat_phone(game, BEN)
+    refused = ben.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
+    assert refused.status_code == 422 and "not your turn" in refused.content.decode()
+    game.refresh_from_db()
+    assert game.rolling is None
+
+
+def test_a_place_that_is_not_a_die_of_the_last_roll_is_refused() -> None:
+    game = make_game()
+    host = host_of(game)
+    host.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
+    game.refresh_from_db()
+    before = game.version
+    for keep in (["6"], ["x"], []):
+        answer = host.post(f"/g/{game.pk}/roll", {"act": "keep", "keep": keep, "v": before})
+        assert answer.status_code == 422
+        assert re.search(
+            r"Set aside (only dice from the last roll|at least one die)", answer.content.decode()
+        )
+    game.refresh_from_db()
+    assert game.version == before
+
+
+def test_the_odds_show_only_when_the_host_switches_them_on_and_are_exact() -> None:
+    game = make_game()
+    host = host_of(game)
+    host.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
+    assert "hint-choice" not in host.get(f"/g/{game.pk}/").content.decode()
+    assert host.post(f"/g/{game.pk}/hints", {"shown": "on"}).status_code == 302
+    page = host.get(f"/g/{game.pk}/").content.decode()
+    assert "odds shown" in page  # every phone sees that the odds are shown
+    assert "odds shown" in Client().get(f"/g/{game.pk}/").content.decode()
+    choices = keep_choices(last_roll(game), 0, 30, "any")
+    shown = re.findall(r'name="faces" value="([\d,]+)".*?<strong>(\d+)%</strong>', page, re.S)
+    assert shown and len(shown) == min(5, len(choices))
+    for (faces, percent), choice in zip(shown, choices, strict=False):
+        assert faces == ",".join(map(str, choice.keep))
+        assert int(percent) == round(float(choice.p_beat) * 100)
+    # One tap on the best choice sets those dice aside.
+    game.refresh_from_db()
+    host.post(f"/g/{game.pk}/roll", {"faces": shown[0][0], "v": game.version})
+    game.refresh_from_db()
+    assert game.rolling is not None
+    assert game.rolling["rolls"][0]["kept"] == list(choices[0].keep)
+
+
+def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
+    game, _ = store.create_game("Duel", ["Anna", "Robot"], RuleSet(), computers=[1])
+    host = Client()
+    store.record_turn(game.pk, store.rules.Turn(20))
+    robot = Turn.objects.get(roller=1)
+    assert robot.rolls is not None
+    page = host.get(f"/g/{game.pk}/").content.decode()
+    assert "Robot’s turn 2:" in page
+    assert page.count('class="dice-row recap-roll"') == len(robot.rolls)
+    first = robot.rolls[0]["dice"]
+    labels = re.findall(r'recap-roll">(.*?)</div>', page, re.S)[0]
+    assert re.findall(r'aria-label="(\d)"', labels) == [str(d) for d in first]
