@@ -8,10 +8,9 @@ import re
 import pytest
 from django.test import Client
 
-from games import store
+from games import rules, store
 from games.access import host_cookie_name
 from games.models import Game, Turn
-from games.rules import RuleSet
 from games.rules.odds import keep_choices
 from tests.factories import make_game
 from tests.web.test_seats import ANNA, BEN, seat_phone
@@ -98,9 +97,9 @@ def test_the_odds_show_only_when_the_host_switches_them_on_and_are_exact() -> No
 
 
 def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
-    game, _ = store.create_game("Duel", ["Anna", "Robot"], RuleSet(), computers=[1])
+    game, _ = store.create_game("Duel", ["Anna", "Robot"], rules.RuleSet(), computers=[1])
     host = Client()
-    store.record_turn(game.pk, store.rules.Turn(20))
+    store.record_turn(game.pk, rules.Turn(20))
     robot = Turn.objects.get(roller=1)
     assert robot.rolls is not None
     page = host.get(f"/g/{game.pk}/").content.decode()
