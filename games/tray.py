@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -222,3 +223,28 @@ def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] |
 
 def _faces(dice: Sequence[int] | None) -> str:
     return " ".join(str(face) for face in dice or ())
+
+
+@dataclass(frozen=True)
+class Undone:
+    """An app-rolled turn the host took back, as the page lists it."""
+
+    number: int
+    roller: str
+    total: int
+    when: datetime
+    dice: str
+
+
+def undone_turns(game: Game, names: Sequence[str]) -> tuple[Undone, ...]:
+    """The game's log of app-rolled turns taken back, newest first."""
+    return tuple(
+        Undone(
+            entry["number"],
+            names[entry["roller"]],
+            entry["total"],
+            datetime.fromisoformat(entry["undone_at"]),
+            audit(entry["rolls"], entry.get("hunt_rolls")),
+        )
+        for entry in reversed(game.undone)
+    )

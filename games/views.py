@@ -66,7 +66,7 @@ from games.rules import rolled
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
-from games.tray import before_roll_chance, recap_of, tray_of
+from games.tray import before_roll_chance, recap_of, tray_of, undone_turns
 from games.uploads import too_large, upload_limit
 
 HISTORY_PAGE_SIZE = 20
@@ -867,6 +867,7 @@ def _game_context(
         # A turn with dice the app rolls: every phone sees it, the roller (or host) acts on it.
         "tray": tray_of(rolling, names, hints=game.hints),
         "recap": recap_of(game, names) if rolling is None else None,
+        "undone": undone_turns(game, names),
         "tray_controls": can_play and rolling is not None,
         "roll_chance": before_roll_chance(sheet.position)
         if game.hints and can_play and rolling is None and not sheet.finished

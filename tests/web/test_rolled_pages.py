@@ -108,3 +108,24 @@ def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
     first = robot.rolls[0]["dice"]
     labels = re.findall(r'recap-roll">(.*?)</div>', page, re.S)[0]
     assert re.findall(r'aria-label="(\d)"', labels) == [str(d) for d in first]
+
+
+def test_a_rolled_turn_taken_back_stays_in_the_games_log() -> None:
+    game = make_game()
+    host = host_of(game)
+    host.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
+    while (game := Game.objects.get(pk=game.pk)).rolling is not None:
+        dice = game.rolling["rolls"][-1]["dice"]
+        answer = host.post(
+            f"/g/{game.pk}/roll", {"act": "keep", "keep": list(range(len(dice))), "v": game.version}
+        )
+        if answer.status_code != 302:
+            host.post(f"/g/{game.pk}/roll", {"act": "hunt", "v": game.version})
+    turn = Turn.objects.get()
+    assert host.post(f"/g/{game.pk}/undo", {"v": game.version}).status_code == 302
+    assert not Turn.objects.exists()
+    page = Client().get(f"/g/{game.pk}/").content.decode()
+    assert "1 rolled turn taken back" in page
+    assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
+    assert turn.rolls is not None
+    assert " ".join(map(str, turn.rolls[0]["dice"])) in page
