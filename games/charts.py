@@ -147,6 +147,7 @@ def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
         legend_font_size=14,
         title_font_size=15,
         tooltip_font_size=13,
+        no_data_font_size=16,
     )
     labels = 12 if size == "wide" else 6  # turn numbers along the bottom, at most
     top = THIRTY_S_LIMIT if ruleset.counts_up else ruleset.start_points
@@ -356,6 +357,7 @@ def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wid
             label_font_size=13,
             major_label_font_size=13,
             title_font_size=15,
+            no_data_font_size=16,  # pygal's own size spills far out of a phone's picture
         ),
         width=width,
         height=height,

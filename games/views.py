@@ -16,6 +16,7 @@ from typing import Any
 
 import segno
 from asgiref.sync import sync_to_async
+from django.core import signing
 from django.core.handlers.wsgi import WSGIRequest
 from django.core.paginator import Paginator
 from django.db import connection
@@ -60,7 +61,7 @@ from games.forms import CreateGameForm
 from games.history import KINDS, HistoryFilter, history_entries, played_games
 from games.links import public_url
 from games.models import Game, Seat, seat_key
-from games.players import player_stats
+from games.players import MergeRefused, merge_plan, player_stats
 from games.push import hub
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.table import Table, build_table, parse_move
@@ -678,6 +679,9 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     if stats is None:
         raise Http404
     kinds = dict(KINDS)
+    merged = None
+    with suppress(signing.BadSignature):
+        merged = signing.loads(request.GET.get("merged", ""), salt=MERGED_SALT, max_age=600)
     return render(
         request,
         "games/player.html",
@@ -687,8 +691,43 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
             "kinds": [(kinds.get(kind.kind, kind.kind), kind) for kind in stats.kinds.values()],
             "recent": list(reversed(stats.results[-10:])),
             "chart_key": sum(result.game.version for result in stats.results),
+            "merged": merged,
         },
     )
+
+
+# The player's page says what a merge did from a signed note in its address, so that a
+# reload neither merges again nor lets a made-up address claim a merge that never happened.
+MERGED_SALT = "thirty-merged"
+MERGED_GAMES_NAMED = 5
+
+
+@require_http_methods(["GET", "POST"])
+def merge_player(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """Merge another spelling of a player's name into this one, after a confirmation page
+    that says which games change and which keep both names."""
+    stats = player_stats(name)
+    if stats is None:
+        raise Http404
+    other = (request.POST if request.method == "POST" else request.GET).get("other", "")
+    try:
+        plan = merge_plan(stats.name, other)
+    except MergeRefused as refused:
+        context = {"stats": stats, "other": other[:40], "error": str(refused)}
+        return render(request, "games/merge_confirm.html", context, status=422)
+    if request.method == "GET":
+        return render(request, "games/merge_confirm.html", {"stats": stats, "plan": plan})
+    merged = store.merge_names(plan.name, plan.other)
+    note = {
+        "other": plan.other,
+        "changed": merged.changed,
+        "skipped": [{"pk": game.pk, "name": game.name} for game in merged.skipped][
+            :MERGED_GAMES_NAMED
+        ],
+        "more": max(0, len(merged.skipped) - MERGED_GAMES_NAMED),
+    }
+    token = signing.dumps(note, salt=MERGED_SALT)
+    return redirect(reverse("player", args=[plan.name]) + f"?merged={token}")
 
 
 @require_GET

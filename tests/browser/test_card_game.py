@@ -104,7 +104,9 @@ def test_two_phones_and_a_computer_play_while_a_watcher_follows(
         for viewer in (watcher, host):
             # Wait until this page shows the move (the host's page may be a moment behind).
             viewer.wait_for_function(
-                "v => Number(document.body.dataset.version) >= v", arg=game.version, timeout=catch_up
+                "v => Number(document.body.dataset.version) >= v",
+                arg=game.version,
+                timeout=catch_up,
             )
             assert not set(
                 viewer.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
