@@ -59,6 +59,7 @@ from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
 from games.history import KINDS, HistoryFilter, history_entries, played_games
+from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
 from games.models import Game, Seat, seat_key
 from games.players import MergeRefused, merge_plan, player_stats
@@ -116,6 +117,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     # refreshes it whenever an option changes).
     query = request.POST if request.method == "POST" else QueryDict()
     form.estimate = chances.estimate_context(chances.read_query(query, len(form.players)))
+    form.lineups = recent_lineups()
     if request.htmx and request.method == "POST":
         return render(request, "games/create_form.html", {"form": form})
     mine = my_game_ids(request)
@@ -216,11 +218,16 @@ def _initial(post: Any) -> dict[str, Any]:
 def _edit_player_list(
     players: list[str], computers: list[bool], post: Any
 ) -> tuple[list[str], list[bool]]:
-    """Add, remove and reorder rows of the player list, so the form works without scripts."""
+    """Add, remove and reorder rows of the player list, or fill it with a recent line-up, so
+    the form works without scripts."""
     rows = list(zip(players, computers, strict=True))
+    if (lineup := read_lineup(post.get("lineup"))) is not None:
+        rows = lineup
     if "add" in post and len(rows) < rules.MAX_PLAYERS:
         rows.append(("", False))
-    index = _row_index(post.get("remove"))
+    # Not "remove": a form's field of that name hides the form's own remove(), which htmx
+    # calls to swap the form out.
+    index = _row_index(post.get("drop"))
     if index is not None and 0 <= index < len(rows):
         rows.pop(index)
     index = _row_index(post.get("up"))
