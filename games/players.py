@@ -115,26 +115,34 @@ def player_stats(name: str) -> PlayerStats | None:
     if not key:
         return None
     seats = list(
-        seats_named(key)
-        .filter(game__deleted_at__isnull=True, game__turn_count__gt=0)
-        .select_related("game")
+        _played_seats(key)
         .order_by("game__created_at", "game_id")
+        .values_list("game_id", "game__version", "position", "name")
     )
     if not seats:
         return None
     # The numbers change only when one of their games does: remembered per set of versions.
-    stamp = tuple((seat.game_id, seat.game.version) for seat in seats)
+    stamp = tuple((game_id, version) for game_id, version, _, _ in seats)
     stats: PlayerStats = remembered(("player", key, stamp), lambda: _add_up(key, seats))
     return stats
 
 
-def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
-    games = {seat.game_id: seat.game for seat in seats}
-    mine = {seat.game_id: seat.position for seat in seats}
+def _played_seats(key: str) -> QuerySet[Seat]:
+    return seats_named(key).filter(game__deleted_at__isnull=True, game__turn_count__gt=0)
+
+
+def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
+    # Their games are named by a subquery rather than a list of ids: thousands of games
+    # would otherwise be thousands of parameters in every statement.
+    played = _played_seats(key)
+    in_played = played.values("game_id")
+    by_id = {game.pk: game for game in Game.objects.filter(pk__in=in_played)}
+    games = {game_id: by_id[game_id] for game_id, _, _, _ in seats}
+    mine = {game_id: position for game_id, _, position, _ in seats}
 
     sums: dict[str, list[int]] = defaultdict(list)
     for game_id, harm in (
-        Seat.objects.filter(game__in=list(games))
+        Seat.objects.filter(game__in=in_played)
         .order_by("game_id", "position")
         .annotate(harm=Coalesce(Sum("cells__value"), 0))
         .values_list("game_id", "harm")
@@ -146,7 +154,7 @@ def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
     )
     turns = {
         game_id: (rolled, beat)
-        for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=list(games))
+        for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=in_played)
         .values("game_id")
         .annotate(rolled=Count("id"), beat=Count("id", filter=~Q(effect=rules.Effect.MISSED)))
         .values_list("game_id", "rolled", "beat")
@@ -159,20 +167,20 @@ def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
                     game=OuterRef("turn__game"), position=OuterRef("turn__roller")
                 )
             ),
-            turn__game__in=list(games),
+            turn__game__in=in_played,
         )
         .values("turn__game_id")
         .annotate(total=Sum("value"))
         .values_list("turn__game_id", "total")
     )
     taken = dict(
-        hits.filter(seat__in=[seat.pk for seat in seats])
+        hits.filter(seat__in=played.values("pk"))
         .values("seat__game_id")
         .annotate(total=Sum("value"))
         .values_list("seat__game_id", "total")
     )
 
-    stats = PlayerStats(name=seats[-1].name.strip())
+    stats = PlayerStats(name=seats[-1][3].strip())
     for game_id, game in games.items():
         if game.is_cards:
             finished, winners = card_standing(game, sums[game_id])
