@@ -544,7 +544,9 @@ def create_card_game(
         computers = frozenset(seat for seat, player in enumerate(players) if player.computer)
         state, moves = _computers_play(game, start, seed, computers, 0)
         if moves:
-            game = _bump(game)
+            # Computers alone may play deals, or the whole tournament, before anyone looks.
+            game.finished, game.turn_count = state.finished, len(state.deals)
+            game = _bump(game, "finished", "turn_count")
         _keep_state(game, state)
     return game, host_key
 
@@ -591,6 +593,25 @@ def _replay_tournament(game: Game) -> tuple[cards.Tournament, int]:
         game.card_rules, game.seats.count(), seed, (cards.Move.from_dict(d) for d in data)
     )
     return state, version
+
+
+def card_deals(game: Game) -> tuple[cards.DealStory, ...]:
+    """Every deal of a finished card game with the hands dealt, for its replay. Raises a
+    `RuleError` while the tournament is still going: until it is over, no hand leaves its
+    holder's phone."""
+    with transaction.atomic():
+        finished, seed = (
+            Game.objects.filter(pk=game.pk).values_list("finished", "secret__seed").get()
+        )
+        if not finished:
+            raise rules.IllegalTurnError(
+                gettext_noop("The hands are shown once the tournament is over.")
+            )
+        data = list(
+            Move.objects.filter(game=game).order_by("number").values_list("data", flat=True)
+        )
+    moves = (cards.Move.from_dict(d) for d in data)
+    return cards.deal_stories(game.card_rules, game.seats.count(), seed, moves)
 
 
 @dataclass(frozen=True)

@@ -54,11 +54,12 @@ from games.access import (
     seat_for_key,
 )
 from games.cache import cached, current_version, hear_other_processes
-from games.charts import render_chart, render_results
+from games.card_replay import replay_step
+from games.charts import render_card_chart, render_chart, render_results
 from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
-from games.history import KINDS, HistoryFilter, history_entries, played_games
+from games.history import KINDS, HistoryFilter, card_standing, history_entries, played_games
 from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
 from games.models import Game, Seat, seat_key
@@ -638,7 +639,10 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     upto = _int_or_none(request.GET.get("turn"))
 
     def build() -> str:
-        snapshot = store.load_snapshot(get_object_or_404(Game, pk=game_id, kind="dice"))
+        game = get_object_or_404(Game, pk=game_id)
+        if game.is_cards:
+            return _card_chart(game, upto, size)
+        snapshot = store.load_snapshot(game)
         if upto is not None:
             snapshot = store.up_to(snapshot, max(0, upto))
         return render_chart(snapshot, size)
@@ -653,12 +657,27 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+def _card_chart(game: Game, upto: int | None, size: str) -> str:
+    """A card game's tokens after each deal (the first `upto` deals, for a replay's step);
+    the winner's line is marked once the last deal is drawn."""
+    names, rows = store.load_cells(game)
+    cell_rows = [cells for _, cells in rows]
+    drawn = cell_rows if upto is None else cell_rows[: max(0, upto)]
+    winners: tuple[int, ...] = ()
+    if len(drawn) == len(cell_rows):
+        sums = [sum(column) for column in zip(*cell_rows, strict=True)] or [0] * len(names)
+        finished, winners = card_standing(game, sums)
+        winners = winners if finished else ()
+    return render_card_chart(names, game.card_rules.tokens, drawn, winners, size)
+
+
 @require_GET
 def replay(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """A finished game turn by turn: the sheet and the chart as they stood after a turn."""
+    """A finished game turn by turn (a card game deal by deal): the sheet and the chart as
+    they stood after a turn."""
     game = get_object_or_404(Game, pk=game_id)
     if game.is_cards:
-        return redirect("game", game.pk)  # the card game's replay is for later
+        return _card_replay(request, game)
     snapshot = store.load_snapshot(game)
     total = len(snapshot.rows)
     if not snapshot.position.finished:
@@ -677,6 +696,22 @@ def replay(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             "row": sheet.rows[-1] if sheet.rows else None,
         },
     )
+
+
+def _card_replay(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A finished card game deal by deal, every hand shown: the seed is public by then."""
+    if not game.finished:
+        return redirect("game", game.pk)
+    stories = cached(("card-deals", game.pk, game.version), lambda: store.card_deals(game))
+    if not stories:
+        return redirect("game", game.pk)
+    names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
+    sums = [sum(story.record.cells[seat] for story in stories) for seat in range(len(names))]
+    _finished, winners = card_standing(game, sums)
+    wanted = _int_or_none(request.GET.get("deal"))
+    number = 1 if wanted is None else min(max(wanted, 1), len(stories))
+    step = replay_step(stories, names, game.card_rules.tokens, number, winners)
+    return render(request, "games/card_replay.html", {"game": game, "step": step})
 
 
 @require_GET
