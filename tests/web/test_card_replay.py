@@ -100,3 +100,11 @@ def test_no_hand_is_shown_before_the_tournament_is_over(client: Client) -> None:
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert "data-card" not in page.split('id="chart"')[1]  # the chart shows no card
     assert "Replay the deals" not in page
+
+
+def test_a_chart_before_the_first_deal_is_over_says_so(client: Client) -> None:
+    game, _ = game_in_play()
+    page = client.get(f"/g/{game.pk}/").content.decode()
+    assert "The chart starts when the first deal is over." in page
+    svg = client.get(f"/g/{game.pk}/chart.svg?turn=0")
+    assert svg.status_code == 200 and b"<svg" in svg.content
