@@ -415,7 +415,7 @@ def rename_game(game_id: str, name: str) -> Game:
 class Merged:
     """What merging two spellings of a player did."""
 
-    changed: int  # games whose seats took the name
+    changed: int  # games whose seats took the name (a deleted game's too, but uncounted)
     skipped: tuple[Game, ...]  # games with both spellings, left as they were
 
 
@@ -441,7 +441,8 @@ def merge_names(name: str, other: str) -> Merged:
         for game in games:
             _bump_keeping_state(game)
     skipped = Game.objects.filter(seats__name_key=other_key).filter(seats__name_key=key)
-    return Merged(len(games), tuple(skipped.order_by("-created_at", "pk")))
+    shown = sum(1 for game in games if game.deleted_at is None)
+    return Merged(shown, tuple(skipped.order_by("-created_at", "pk")))
 
 
 def _bump_keeping_state(game: Game) -> None:
