@@ -1,9 +1,9 @@
 """Pictures of a game: each player's points turn by turn, and the end-of-game summary.
 
 The lines are added up from the stored cells, one row at a time, so any game written as rows
-of cells can be drawn the same way: a dice game's points after each turn, and later the card
-game's tokens after each deal (`lines` takes the starting value and the direction the cells
-move it). The summary reads the same rows.
+of cells can be drawn the same way: a dice game's points after each turn, and the card game's
+tokens after each deal (`lines` takes the starting value and the direction the cells move
+it). The summary reads the same rows.
 """
 
 from __future__ import annotations
@@ -122,11 +122,63 @@ SIZES = {"wide": (760, 360), "narrow": (400, 300)}
 
 
 def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
-    """The chart as a standalone SVG document in the reader's language."""
-    width, height = SIZES[size]
+    """A dice game's chart, points turn by turn, as a standalone SVG document in the
+    reader's language."""
     ruleset = snapshot.rules
-    drawn = dice_lines(snapshot)
-    turns = len(snapshot.rows)
+    return _render(
+        dice_lines(snapshot),
+        len(snapshot.rows),
+        size,
+        x_title=_("Turn"),
+        y_title=_("Points") if ruleset.counts_up else _("Points left"),
+        top=THIRTY_S_LIMIT if ruleset.counts_up else ruleset.start_points,
+        no_data=_("No turns yet"),
+    )
+
+
+def card_lines(
+    names: Sequence[str],
+    tokens: int,
+    cell_rows: Sequence[Sequence[int]],
+    winners: Sequence[int] = (),
+) -> tuple[Line, ...]:
+    """Each seat's tokens before the first deal and after each deal: a card game's cells
+    are the tokens given up, and a seat with none left is out."""
+    return lines(names, tokens, -1, cell_rows, lambda left: left <= 0, winners)
+
+
+def render_card_chart(
+    names: Sequence[str],
+    tokens: int,
+    cell_rows: Sequence[Sequence[int]],
+    winners: Sequence[int] = (),
+    size: str = "wide",
+) -> str:
+    """A card game's chart, tokens deal by deal, as a standalone SVG document."""
+    return _render(
+        card_lines(names, tokens, cell_rows, winners),
+        len(cell_rows),
+        size,
+        x_title=_("Deal"),
+        y_title=_("Tokens left"),
+        top=tokens,
+        no_data=_("No deal is over yet"),
+        whole_numbers=True,
+    )
+
+
+def _render(
+    drawn: Sequence[Line],
+    turns: int,
+    size: str,
+    *,
+    x_title: str,
+    y_title: str,
+    top: int,
+    no_data: str,
+    whole_numbers: bool = False,
+) -> str:
+    width, height = SIZES[size]
     style = Style(
         background="#ffffff",
         plot_background="#ffffff",
@@ -147,9 +199,9 @@ def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
         legend_font_size=14,
         title_font_size=15,
         tooltip_font_size=13,
+        no_data_font_size=16,
     )
-    labels = 12 if size == "wide" else 6  # turn numbers along the bottom, at most
-    top = THIRTY_S_LIMIT if ruleset.counts_up else ruleset.start_points
+    labels = 12 if size == "wide" else 6  # row numbers along the bottom, at most
     values = [v for line in drawn for v in line.values if v is not None]
     chart = pygal.Line(
         style=style,
@@ -167,9 +219,11 @@ def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
         print_labels=True,
         print_values=False,
         dots_size=4,
-        x_title=_("Turn"),
-        y_title=_("Points") if ruleset.counts_up else _("Points left"),
+        x_title=x_title,
+        y_title=y_title,
         range=(min(0, *values), max(top, *values)),
+        # A few tokens are counted in whole numbers: no line at 2.5 tokens.
+        y_labels=list(range(0, top + 1)) if whole_numbers else None,
         include_x_axis=True,
         show_minor_x_labels=turns <= labels,
         x_labels_major_every=max(1, -(-turns // labels)) if turns > labels else None,
@@ -177,7 +231,7 @@ def render_chart(snapshot: Snapshot, size: str = "wide") -> str:
         margin=12,
         margin_right=16 + 8 * max((len(label(line)) for line in drawn if line.won), default=0),
         spacing=12,
-        no_data_text=_("No turns yet"),
+        no_data_text=no_data,
     )
     chart.x_labels = [str(number) for number in range(turns + 1)]
     for line in drawn:
@@ -356,6 +410,7 @@ def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wid
             label_font_size=13,
             major_label_font_size=13,
             title_font_size=15,
+            no_data_font_size=16,  # pygal's own size spills far out of a phone's picture
         ),
         width=width,
         height=height,

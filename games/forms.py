@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
 from games import rules
+from games.lineups import Lineup
 from games.names import PlayerNameError, clean_game_name, clean_player_names, default_game_name
 from games.rules import cards
 from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
@@ -174,6 +175,8 @@ class CreateGameForm(forms.Form):
         self.card_rules: cards.CardRules | None = None
         # How long a game under these rules takes (games.chances), drawn under the rules.
         self.estimate: dict[str, Any] = {}
+        # The line-ups of recent games (games.lineups), offered above the player list.
+        self.lineups: list[Lineup] = []
 
     @property
     def rows(self) -> list[tuple[str, bool]]:

@@ -1,7 +1,8 @@
 """The optional instance password (THIRTY_PASSWORD), for instances open to the internet.
 
-It guards what a stranger could abuse: the history and creating or importing games. A
-game's own link keeps working without it, so that anyone at the table can follow.
+It guards what a stranger could abuse: the history and the players' pages, merging two
+spellings of a player, and creating or importing games. A game's own link keeps working
+without it, so that anyone at the table can follow.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def _fingerprint() -> str:
 def _protected(request: HttpRequest) -> bool:
     path = request.path
     if path in ("/", "/import"):
+        return True
+    # The history, each player's page across games, and merging two spellings of a player.
+    if path.startswith(("/history/", "/players/")):
         return True
     if path.startswith("/g/") and path.endswith("/rematch"):
         return True

@@ -11,23 +11,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 
+from django.core.exceptions import ValidationError
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce, Lower, Trim
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from games import rules
 from games.cache import remembered
 from games.history import card_standing
 from games.models import Cell, Game, Seat, Turn
+from games.names import MAX_NAME_LENGTH, clean_text, name_key
 
 
 def player_key(name: str) -> str:
-    """How names are matched across games: "  Anna " and "anna" are one player."""
+    """A player's id for BG Stats: "  Anna " and "anna" are one player."""
     return name.strip().lower()
 
 
 def seats_named(key: str) -> QuerySet[Seat]:
-    """The seats whose name is `key` once trimmed and lowered, in the database's own terms."""
-    return Seat.objects.alias(key=Lower(Trim("name"))).filter(key=key)
+    """The seats whose name compares equal to `key` (`games.names.name_key`), the same
+    comparison that keeps names unique within a game and that merging spellings uses."""
+    return Seat.objects.filter(name_key=key)
 
 
 @dataclass
@@ -107,30 +111,38 @@ class PlayerStats:
 
 def player_stats(name: str) -> PlayerStats | None:
     """Everything the player's page shows, or None if nobody of that name played a turn."""
-    key = player_key(name)
+    key = name_key(name.strip())
     if not key:
         return None
     seats = list(
-        seats_named(key)
-        .filter(game__deleted_at__isnull=True, game__turn_count__gt=0)
-        .select_related("game")
+        _played_seats(key)
         .order_by("game__created_at", "game_id")
+        .values_list("game_id", "game__version", "position", "name")
     )
     if not seats:
         return None
     # The numbers change only when one of their games does: remembered per set of versions.
-    stamp = tuple((seat.game_id, seat.game.version) for seat in seats)
+    stamp = tuple((game_id, version) for game_id, version, _, _ in seats)
     stats: PlayerStats = remembered(("player", key, stamp), lambda: _add_up(key, seats))
     return stats
 
 
-def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
-    games = {seat.game_id: seat.game for seat in seats}
-    mine = {seat.game_id: seat.position for seat in seats}
+def _played_seats(key: str) -> QuerySet[Seat]:
+    return seats_named(key).filter(game__deleted_at__isnull=True, game__turn_count__gt=0)
+
+
+def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
+    # Their games are named by a subquery rather than a list of ids: thousands of games
+    # would otherwise be thousands of parameters in every statement.
+    played = _played_seats(key)
+    in_played = played.values("game_id")
+    by_id = {game.pk: game for game in Game.objects.filter(pk__in=in_played)}
+    games = {game_id: by_id[game_id] for game_id, _, _, _ in seats}
+    mine = {game_id: position for game_id, _, position, _ in seats}
 
     sums: dict[str, list[int]] = defaultdict(list)
     for game_id, harm in (
-        Seat.objects.filter(game__in=list(games))
+        Seat.objects.filter(game__in=in_played)
         .order_by("game_id", "position")
         .annotate(harm=Coalesce(Sum("cells__value"), 0))
         .values_list("game_id", "harm")
@@ -142,7 +154,7 @@ def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
     )
     turns = {
         game_id: (rolled, beat)
-        for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=list(games))
+        for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=in_played)
         .values("game_id")
         .annotate(rolled=Count("id"), beat=Count("id", filter=~Q(effect=rules.Effect.MISSED)))
         .values_list("game_id", "rolled", "beat")
@@ -155,20 +167,20 @@ def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
                     game=OuterRef("turn__game"), position=OuterRef("turn__roller")
                 )
             ),
-            turn__game__in=list(games),
+            turn__game__in=in_played,
         )
         .values("turn__game_id")
         .annotate(total=Sum("value"))
         .values_list("turn__game_id", "total")
     )
     taken = dict(
-        hits.filter(seat__in=[seat.pk for seat in seats])
+        hits.filter(seat__in=played.values("pk"))
         .values("seat__game_id")
         .annotate(total=Sum("value"))
         .values_list("seat__game_id", "total")
     )
 
-    stats = PlayerStats(name=seats[-1].name.strip())
+    stats = PlayerStats(name=seats[-1][3].strip())
     for game_id, game in games.items():
         if game.is_cards:
             finished, winners = card_standing(game, sums[game_id])
@@ -188,3 +200,52 @@ def _add_up(key: str, seats: list[Seat]) -> PlayerStats:
         if stats.longest is None or game.turn_count > stats.longest.turn_count:
             stats.longest = game
     return stats
+
+
+class MergeRefused(Exception):
+    """Two spellings that cannot be merged; the message is a sentence for the player."""
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    """What merging `other` into `name` would do, shown before anyone confirms it."""
+
+    name: str  # the player whose page it is, as their latest game writes it
+    other: str  # the other spelling, as typed
+    changes: int  # games whose seat called `other` would take `name`
+    skipped: tuple[Game, ...]  # games with both spellings: they stay as they are
+
+
+def merge_plan(name: str, raw_other: str) -> MergePlan:
+    """Check a merge of `raw_other` into `name` and say what it would do, or raise
+    `MergeRefused` with the reason. Reads, never writes: `store.merge_names` does that."""
+    try:
+        other = clean_text(raw_other, most=MAX_NAME_LENGTH)
+    except ValidationError as error:
+        raise MergeRefused(error.messages[0]) from None
+    if not other:
+        raise MergeRefused(_("Write the other spelling of the name."))
+    key, other_key = name_key(name), name_key(other)
+    if key == other_key:
+        raise MergeRefused(
+            _("“%(other)s” is already how %(name)s is written: there is nothing to merge.")
+            % {"other": other, "name": name}
+        )
+    theirs = Seat.objects.filter(name_key=other_key, game__deleted_at__isnull=True)
+    if not theirs.exists():
+        raise MergeRefused(_("Nobody called “%(other)s” has played here.") % {"other": other})
+    changes = theirs.exclude(game__seats__name_key=key).count()
+    skipped = tuple(
+        Game.objects.filter(seats__name_key=other_key)
+        .filter(seats__name_key=key)
+        .order_by("-created_at", "pk")
+    )
+    if not changes:
+        raise MergeRefused(
+            _(
+                "“%(other)s” only played in games where %(name)s played too. A game cannot"
+                " have two players of one name, so those games stay as they are."
+            )
+            % {"other": other, "name": name}
+        )
+    return MergePlan(name, other, changes, skipped)

@@ -610,6 +610,49 @@ def rename_game(game_id: str, name: str) -> Game:
         return _bump(game, "name")
 
 
+@dataclass(frozen=True)
+class Merged:
+    """What merging two spellings of a player did."""
+
+    changed: int  # games whose seats took the name (a deleted game's too, but uncounted)
+    skipped: tuple[Game, ...]  # games with both spellings, left as they were
+
+
+def merge_names(name: str, other: str) -> Merged:
+    """Every seat called `other` (as names compare) takes `name`, in every game but those
+    where `name` sits too: a game never has two seats of one name, so those stay as they are.
+
+    Each changed game's version goes up, so that its phones and every cached page redraw."""
+    key, other_key = name_key(name), name_key(other)
+    if key == other_key:
+        raise ValueError("a name cannot be merged into itself")
+    with_name = Seat.objects.filter(name_key=key).values("game_id")
+    with transaction.atomic():
+        ids = (
+            Seat.objects.filter(name_key=other_key)
+            .exclude(game_id__in=with_name)
+            .values_list("game_id", flat=True)
+        )
+        # Locked in one order, so that two merges at once wait for each other instead of
+        # each holding half of the games.
+        games = list(Game.everything.select_for_update().filter(pk__in=list(ids)).order_by("pk"))
+        Seat.objects.filter(game__in=games, name_key=other_key).update(name=name, name_key=key)
+        for game in games:
+            _bump_keeping_state(game)
+    skipped = Game.objects.filter(seats__name_key=other_key).filter(seats__name_key=key)
+    shown = sum(1 for game in games if game.deleted_at is None)
+    return Merged(shown, tuple(skipped.order_by("-created_at", "pk")))
+
+
+def _bump_keeping_state(game: Game) -> None:
+    """A new version for a change the rules never see (a name): a card game's kept state
+    still holds, so it is carried to the new version rather than replayed from the seed."""
+    before = game.version
+    _bump(game)
+    if game.is_cards:
+        Secret.objects.filter(game=game, state_version=before).update(state_version=game.version)
+
+
 # How long the host has to take back a deletion.
 RESTORE_MINUTES = 10
 
@@ -701,7 +744,9 @@ def create_card_game(
         computers = frozenset(seat for seat, player in enumerate(players) if player.computer)
         state, moves = _computers_play(game, start, seed, computers, 0)
         if moves:
-            game = _bump(game)
+            # Computers alone may play deals, or the whole tournament, before anyone looks.
+            game.finished, game.turn_count = state.finished, len(state.deals)
+            game = _bump(game, "finished", "turn_count")
         _keep_state(game, state)
     return game, host_key
 
@@ -748,6 +793,25 @@ def _replay_tournament(game: Game) -> tuple[cards.Tournament, int]:
         game.card_rules, game.seats.count(), seed, (cards.Move.from_dict(d) for d in data)
     )
     return state, version
+
+
+def card_deals(game: Game) -> tuple[cards.DealStory, ...]:
+    """Every deal of a finished card game with the hands dealt, for its replay. Raises a
+    `RuleError` while the tournament is still going: until it is over, no hand leaves its
+    holder's phone."""
+    with transaction.atomic():
+        finished, seed = (
+            Game.objects.filter(pk=game.pk).values_list("finished", "secret__seed").get()
+        )
+        if not finished:
+            raise rules.IllegalTurnError(
+                gettext_noop("The hands are shown once the tournament is over.")
+            )
+        data = list(
+            Move.objects.filter(game=game).order_by("number").values_list("data", flat=True)
+        )
+    moves = (cards.Move.from_dict(d) for d in data)
+    return cards.deal_stories(game.card_rules, game.seats.count(), seed, moves)
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import charts
 from games.names import join_names
 from games.rules import RuleError, cards
 from games.translate import rule_error_message
@@ -83,6 +84,15 @@ class SeatRow:
     computer: bool
     claimed: bool
 
+    @property
+    def colour(self) -> str:
+        """The colour of this seat's line on the chart, for the chart's own key."""
+        return charts.colour(self.position)
+
+    @property
+    def dashes(self) -> str:
+        return charts.dashes(self.position, won=self.won)
+
 
 @dataclass(frozen=True)
 class DealRow:
@@ -118,6 +128,26 @@ class Table:
     def clockwise(self) -> bool:
         return self.view.direction == "clockwise"
 
+    @property
+    def chart_alt(self) -> str:
+        return tokens_chart_alt(self.seats)
+
+
+def tokens_chart_alt(seats: Sequence[SeatRow]) -> str:
+    """What the chart of tokens shows, in words: where each line ends."""
+    ends = join_names(
+        [
+            _("%(name)s out") % {"name": seat.name} if seat.out else f"{seat.name} {seat.tokens}"
+            for seat in seats
+        ]
+    )
+    return _("Chart of each player’s tokens after every deal. Now: %(ends)s.") % {"ends": ends}
+
+
+def deal_row(record: cards.DealRecord, names: Sequence[str]) -> DealRow:
+    """A finished deal's row of the sheet, with what happened in words."""
+    return DealRow(record.number, record.cells, _deal_why(record, names))
+
 
 def build_table(
     view: cards.CardView,
@@ -149,9 +179,7 @@ def build_table(
         pile_top=None if view.pile_top is None else face(view.pile_top),
         hand=hand,
         log=tuple(describe(event, names) for event in reversed(_worth_saying(view.log))),
-        deals=tuple(
-            DealRow(record.number, record.cells, _deal_why(record, names)) for record in view.deals
-        ),
+        deals=tuple(deal_row(record, names) for record in view.deals),
         my_turn=my_turn,
     )
 

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import segno
 from asgiref.sync import sync_to_async
+from django.core import signing
 from django.core.handlers.wsgi import WSGIRequest
 from django.core.paginator import Paginator
 from django.db import connection
@@ -53,14 +54,16 @@ from games.access import (
     seat_for_key,
 )
 from games.cache import cached, current_version, hear_other_processes
-from games.charts import render_chart, render_results
+from games.card_replay import replay_step
+from games.charts import render_card_chart, render_chart, render_results
 from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
-from games.history import KINDS, HistoryFilter, history_entries, played_games
+from games.history import KINDS, HistoryFilter, card_standing, history_entries, played_games
+from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
 from games.models import Game, Seat, seat_key
-from games.players import player_stats
+from games.players import MergeRefused, merge_plan, player_stats
 from games.push import hub
 from games.rules import rolled
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
@@ -120,6 +123,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     # refreshes it whenever an option changes).
     query = request.POST if request.method == "POST" else QueryDict()
     form.estimate = chances.estimate_context(chances.read_query(query, len(form.players)))
+    form.lineups = recent_lineups()
     if request.htmx and request.method == "POST":
         return render(request, "games/create_form.html", {"form": form})
     mine = my_game_ids(request)
@@ -220,11 +224,16 @@ def _initial(post: Any) -> dict[str, Any]:
 def _edit_player_list(
     players: list[str], computers: list[bool], post: Any
 ) -> tuple[list[str], list[bool]]:
-    """Add, remove and reorder rows of the player list, so the form works without scripts."""
+    """Add, remove and reorder rows of the player list, or fill it with a recent line-up, so
+    the form works without scripts."""
     rows = list(zip(players, computers, strict=True))
+    if (lineup := read_lineup(post.get("lineup"))) is not None:
+        rows = lineup
     if "add" in post and len(rows) < rules.MAX_PLAYERS:
         rows.append(("", False))
-    index = _row_index(post.get("remove"))
+    # Not "remove": a form's field of that name hides the form's own remove(), which htmx
+    # calls to swap the form out.
+    index = _row_index(post.get("drop"))
     if index is not None and 0 <= index < len(rows):
         rows.pop(index)
     index = _row_index(post.get("up"))
@@ -727,7 +736,10 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     upto = _int_or_none(request.GET.get("turn"))
 
     def build() -> str:
-        snapshot = store.load_snapshot(get_object_or_404(Game, pk=game_id, kind="dice"))
+        game = get_object_or_404(Game, pk=game_id)
+        if game.is_cards:
+            return _card_chart(game, upto, size)
+        snapshot = store.load_snapshot(game)
         if upto is not None:
             snapshot = store.up_to(snapshot, max(0, upto))
         return render_chart(snapshot, size)
@@ -742,12 +754,27 @@ def chart(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+def _card_chart(game: Game, upto: int | None, size: str) -> str:
+    """A card game's tokens after each deal (the first `upto` deals, for a replay's step);
+    the winner's line is marked once the last deal is drawn."""
+    names, rows = store.load_cells(game)
+    cell_rows = [cells for _, cells in rows]
+    drawn = cell_rows if upto is None else cell_rows[: max(0, upto)]
+    winners: tuple[int, ...] = ()
+    if len(drawn) == len(cell_rows):
+        sums = [sum(column) for column in zip(*cell_rows, strict=True)] or [0] * len(names)
+        finished, winners = card_standing(game, sums)
+        winners = winners if finished else ()
+    return render_card_chart(names, game.card_rules.tokens, drawn, winners, size)
+
+
 @require_GET
 def replay(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """A finished game turn by turn: the sheet and the chart as they stood after a turn."""
+    """A finished game turn by turn (a card game deal by deal): the sheet and the chart as
+    they stood after a turn."""
     game = get_object_or_404(Game, pk=game_id)
     if game.is_cards:
-        return redirect("game", game.pk)  # the card game's replay is for later
+        return _card_replay(request, game)
     snapshot = store.load_snapshot(game)
     total = len(snapshot.rows)
     if not snapshot.position.finished:
@@ -768,6 +795,22 @@ def replay(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     )
 
 
+def _card_replay(request: HtmxHttpRequest, game: Game) -> HttpResponse:
+    """A finished card game deal by deal, every hand shown: the seed is public by then."""
+    if not game.finished:
+        return redirect("game", game.pk)
+    stories = cached(("card-deals", game.pk, game.version), lambda: store.card_deals(game))
+    if not stories:
+        return redirect("game", game.pk)
+    names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
+    sums = [sum(story.record.cells[seat] for story in stories) for seat in range(len(names))]
+    _finished, winners = card_standing(game, sums)
+    wanted = _int_or_none(request.GET.get("deal"))
+    number = 1 if wanted is None else min(max(wanted, 1), len(stories))
+    step = replay_step(stories, names, game.card_rules.tokens, number, winners)
+    return render(request, "games/card_replay.html", {"game": game, "step": step})
+
+
 @require_GET
 def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     """One player across every game they sat in, matched by name ignoring case."""
@@ -775,6 +818,9 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     if stats is None:
         raise Http404
     kinds = dict(KINDS)
+    merged = None
+    with suppress(signing.BadSignature):
+        merged = signing.loads(request.GET.get("merged", ""), salt=MERGED_SALT, max_age=600)
     return render(
         request,
         "games/player.html",
@@ -784,8 +830,43 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
             "kinds": [(kinds.get(kind.kind, kind.kind), kind) for kind in stats.kinds.values()],
             "recent": list(reversed(stats.results[-10:])),
             "chart_key": sum(result.game.version for result in stats.results),
+            "merged": merged,
         },
     )
+
+
+# The player's page says what a merge did from a signed note in its address, so that a
+# reload neither merges again nor lets a made-up address claim a merge that never happened.
+MERGED_SALT = "thirty-merged"
+MERGED_GAMES_NAMED = 5
+
+
+@require_http_methods(["GET", "POST"])
+def merge_player(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """Merge another spelling of a player's name into this one, after a confirmation page
+    that says which games change and which keep both names."""
+    stats = player_stats(name)
+    if stats is None:
+        raise Http404
+    other = (request.POST if request.method == "POST" else request.GET).get("other", "")
+    try:
+        plan = merge_plan(stats.name, other)
+    except MergeRefused as refused:
+        context = {"stats": stats, "other": other[:40], "error": str(refused)}
+        return render(request, "games/merge_confirm.html", context, status=422)
+    if request.method == "GET":
+        return render(request, "games/merge_confirm.html", {"stats": stats, "plan": plan})
+    merged = store.merge_names(plan.name, plan.other)
+    note = {
+        "other": plan.other,
+        "changed": merged.changed,
+        "skipped": [{"pk": game.pk, "name": game.name} for game in merged.skipped][
+            :MERGED_GAMES_NAMED
+        ],
+        "more": max(0, len(merged.skipped) - MERGED_GAMES_NAMED),
+    }
+    token = signing.dumps(note, salt=MERGED_SALT)
+    return redirect(reverse("player", args=[plan.name]) + f"?merged={token}")
 
 
 @require_GET

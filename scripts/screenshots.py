@@ -16,6 +16,11 @@ through the JSON API, then photographs with Chromium:
     player-<size>-<lang>-<scheme>.png   a player's page (whole page)
     replay-<size>-<lang>-<scheme>.png   a finished game replayed, at turn 5
                                each in the light and the dark colour scheme
+    cards-hand-<size>-<lang>.png    a player's own hand on their turn
+    cards-table-<size>-<lang>.png   the card table as a watcher sees it
+    cards-chart-<size>-<lang>.png   a finished card game's chart of tokens
+    cards-replay-<size>-<lang>.png  a finished card game replayed, at deal 2, every hand shown
+    merge-<size>-<lang>.png    merging another spelling into a player, before it is confirmed
 
 where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and every other
 page in Danish, at both sizes:
@@ -325,6 +330,7 @@ def shoot(
                     for scheme in SCHEMES:
                         taken += shoot_pictures(browser, base, game, outdir, size, lang, scheme)
             taken += shoot_cards(browser, base, outdir)
+            taken += shoot_card_replay(browser, base, outdir)
             taken += shoot_dice(browser, base, outdir)
         finally:
             browser.close()
@@ -566,6 +572,37 @@ def shoot_cards(browser: Any, base: str, outdir: Path) -> list[Path]:
                 page.goto(f"{base}/g/{game['id']}/")
                 snap(page, "cards-table", full_page=True)
                 watcher.close()
+            finally:
+                context.close()
+    return taken
+
+
+def shoot_card_replay(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """A card tournament the computer played to the end: its chart of tokens and its replay
+    at deal 2; and the confirmation of merging two spellings of a player."""
+    players = [{"name": name, "computer": True} for name in ("Anna", "Benjamin", "Robot")]
+    game = api(
+        base,
+        "/api/games",
+        {"name": "Cards at Helle’s", "players": players, "rules": {"preset": "cards", "tokens": 3}},
+    )
+    other = api(base, "/api/games", {"name": "Sunday", "players": ["Ana", "Ben"]})
+    play(base, other, 1, random.Random(1))
+    taken: list[Path] = []
+    for lang in LANGUAGES:
+        for size in SIZES:
+            snap = snapper(outdir, size, lang, taken)
+            context = new_context(browser, size, lang)
+            try:
+                page = context.new_page()
+                page.goto(f"{base}/g/{game['id']}/")
+                page.locator("#chart img").wait_for()
+                page.locator("#chart").scroll_into_view_if_needed()
+                snap(page, "cards-chart")
+                page.goto(f"{base}/g/{game['id']}/replay?deal=2")
+                snap(page, "cards-replay", full_page=True)
+                page.goto(f"{base}/players/Anna/merge?other=Ana")
+                snap(page, "merge")
             finally:
                 context.close()
     return taken

@@ -14,6 +14,7 @@ urlpatterns = [
     path("sw.js", install.service_worker, name="service_worker"),
     path("history/", views.history, name="history"),
     path("players/<path:name>/chart.svg", views.player_chart, name="player_chart"),
+    path("players/<path:name>/merge", views.merge_player, name="merge_player"),
     path("players/<path:name>/", views.player, name="player"),
     path("chances/", chances.chances, name="chances"),
     path("chances/<slug:name>.svg", chances.chart, name="chance_chart"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.rules import GameOverError, IllegalTurnError, InvalidRulesError, RuleError
@@ -22,7 +24,9 @@ from games.rules.cards import (
     Restocked,
     Tournament,
     TournamentWon,
+    deal_stories,
     new_seed,
+    random_move,
     replay,
     seed_sha256,
 )
@@ -469,3 +473,39 @@ def test_replay_and_push_pop_agree() -> None:
     assert game.state == before
     with pytest.raises(IllegalTurnError):
         CardGame(CardRules(), 2, SEED).pop()
+
+
+def _random_tournament(seats: int, tokens: int, seed: str) -> list[Move]:
+    rng = random.Random(seed)
+    state = Tournament.start(CardRules(tokens=tokens), seats, seed)
+    moves: list[Move] = []
+    while (seat := state.to_move()) is not None:
+        move = random_move(state.view(seat), rng)
+        state, _ = state.play(move)
+        moves.append(move)
+    return moves
+
+
+def test_a_finished_tournament_tells_each_deal_with_the_hands_dealt() -> None:
+    rules, seed = CardRules(tokens=2), "ab" * 16
+    moves = _random_tournament(3, 2, seed)
+    stories = deal_stories(rules, 3, seed, moves)
+    final = replay(rules, 3, seed, moves)
+    assert [story.record for story in stories] == list(final.deals)
+    assert [story.number for story in stories] == list(range(1, len(final.deals) + 1))
+    first = Tournament.start(rules, 3, seed).deal.hands
+    assert stories[0].hands == tuple(tuple(card.code for card in hand) for hand in first)
+    # Every card played in a deal came from a hand dealt or a card drawn later in it.
+    played = [e.card for story in stories for e in story.events if isinstance(e, Played)]
+    assert len(played) == len(moves)
+    for story in stories:
+        out = [seat for seat, hand in enumerate(story.hands) if not hand]
+        assert all(len(hand) == 3 for hand in story.hands if hand)
+        assert not any(getattr(e, "seat", None) in out for e in story.events)
+
+
+def test_no_hand_is_told_before_the_tournament_is_over() -> None:
+    rules, seed = CardRules(tokens=2), "cd" * 16
+    moves = _random_tournament(3, 2, seed)
+    with pytest.raises(IllegalTurnError):
+        deal_stories(rules, 3, seed, moves[:-1])

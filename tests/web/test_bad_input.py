@@ -60,7 +60,7 @@ def test_a_nul_in_a_game_id_is_a_404(client: Client, path: str) -> None:
 
 
 @pytest.mark.parametrize("value", ["²", "1" * 5000, "-1", " 1"])
-@pytest.mark.parametrize("field", ["up", "remove"])
+@pytest.mark.parametrize("field", ["up", "drop"])
 def test_odd_row_numbers_on_the_create_form_change_nothing(
     client: Client, field: str, value: str
 ) -> None:

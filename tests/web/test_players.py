@@ -52,7 +52,8 @@ def thirty_s_game() -> Game:
 
 @pytest.fixture
 def three_games() -> list[Game]:
-    unfinished = play(make_game(players=[" anna", "Dan"]), RuleTurn(20))
+    # Names reach the store trimmed (games.names.clean_player_names): "anna", not " anna".
+    unfinished = play(make_game(players=["anna", "Dan"]), RuleTurn(20))
     return [thirty_game(), thirty_s_game(), unfinished]
 
 

@@ -667,6 +667,46 @@ def replay(rules: CardRules, seats: int, seed: Seed, moves: Iterable[Move]) -> T
     return state
 
 
+@dataclass(frozen=True)
+class DealStory:
+    """One deal of a finished tournament, for its replay: every hand as it was dealt (an out
+    seat's is empty), and what happened in view of the table, in order."""
+
+    number: int
+    hands: tuple[tuple[str, ...], ...]
+    events: tuple[Event, ...]  # from the first card to the end of the deal
+    record: DealRecord
+
+
+def deal_stories(
+    rules: CardRules, seats: int, seed: Seed, moves: Iterable[Move]
+) -> tuple[DealStory, ...]:
+    """Every deal of a tournament with the hands dealt, once the tournament is over: until
+    then a hand is its holder's alone (the seed that would show them is secret too)."""
+    state = Tournament.start(rules, seats, seed)
+    stories: list[DealStory] = []
+    hands = _codes(state.deal.hands)
+    events: list[Event] = []
+    for move in moves:
+        number = state.deal.number
+        state, happened = state.play(move)
+        for event in happened:
+            if isinstance(event, DealRecord):
+                stories.append(DealStory(event.number, hands, tuple(events), event))
+                events = []
+            elif not isinstance(event, (DealStarted, TournamentWon)):
+                events.append(event)
+        if state.deal.number != number:
+            hands = _codes(state.deal.hands)
+    if not state.finished:
+        raise IllegalTurnError(gettext_noop("The hands are shown once the tournament is over."))
+    return tuple(stories)
+
+
+def _codes(hands: tuple[tuple[Card, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(card.code for card in hand) for hand in hands)
+
+
 class CardGame:
     """A tournament with its moves, offering `push`/`pop` like the dice `DiceGame`."""
 
