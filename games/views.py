@@ -538,7 +538,7 @@ def roll(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                 _int_or_none(request.POST.get("t")),
                 recorded.position if recorded else None,
             )
-            extra = {}
+            extra: dict[str, Any] = {"cooldown": True}
             if recorded is not None:
                 names = [seat.name for seat in sheet.seats]
                 extra["confirmation"] = turn_summary(recorded.row, names, sheet.ruleset)

@@ -73,7 +73,7 @@
     for (const fieldset of waiting) {
       setTimeout(() => {
         fieldset.disabled = false;
-        (fieldset.querySelector(".pad button") || fieldset.querySelector("button"))?.focus({ preventScroll: true });
+        (fieldset.querySelector(".pad button, .pick input") || fieldset.querySelector("button"))?.focus({ preventScroll: true });
       }, COOLDOWN_MS);
     }
   });

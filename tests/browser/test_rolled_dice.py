@@ -133,15 +133,20 @@ def test_one_person_plays_against_a_computer(
     page.get_by_role("button", name=ENGLISH.start).click()
     expect(page).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
     page.get_by_role("button", name=WORDS["en"]["roll"]).click()
+    expect(page.locator("#turn-panel .pick")).to_have_count(6)
     for _ in range(12):
-        if page.locator("#turn-panel .pick").count() == 0:
+        game = Game.objects.get()
+        if game.rolling is None:
             break
-        page.locator("#turn-panel .pick input").first.check()
-        page.get_by_role("button", name=WORDS["en"]["set_aside"]).click()
-        page.wait_for_timeout(150)
-    hunt = page.locator("#turn-panel button[value=hunt]")
-    if hunt.count():
-        hunt.click()
+        before = game.version
+        if page.locator("#turn-panel .pick").count():
+            page.locator("#turn-panel .pick input").first.check()
+            page.get_by_role("button", name=WORDS["en"]["set_aside"]).click()
+        else:
+            page.locator("#turn-panel button[value=hunt]").click()
+        page.wait_for_function(
+            "v => Number(document.body.dataset.version) > v", arg=before, timeout=LIVE_TIMEOUT_MS
+        )
     # Anna's turn and then the computer's are on the sheet, each with its dice.
     expect(page.locator("#sheet-rows tr")).to_have_count(2, timeout=LIVE_TIMEOUT_MS)
     assert [t.roller for t in Turn.objects.order_by("number")] == [0, 1]
