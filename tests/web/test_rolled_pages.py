@@ -8,12 +8,13 @@ import re
 import pytest
 from django.test import Client
 
-from games import rules, store
+from games import cache, rules, store
 from games.access import host_cookie_name
 from games.models import Game, Turn
 from games.rules.odds import keep_choices
-from tests.factories import make_game
+from tests.factories import make_game, play
 from tests.web.test_seats import ANNA, BEN, seat_phone
+from tests.web.test_sheet_page import count_statements
 
 pytestmark = pytest.mark.django_db
 
@@ -129,3 +130,20 @@ def test_a_rolled_turn_taken_back_stays_in_the_games_log() -> None:
     assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
     assert turn.rolls is not None
     assert " ".join(map(str, turn.rolls[0]["dice"])) in page
+
+
+def test_a_roll_costs_the_same_queries_at_turn_300_as_at_turn_3() -> None:
+    def statements_for(turns: int) -> int:
+        game = make_game(rules={"start_points": 99})
+        play(game, *[rules.Turn(20)] * turns)
+        host = host_of(game)
+        cache.clear()
+        with count_statements() as statements:
+            host.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
+            game.refresh_from_db()
+            dice = last_roll(game)
+            host.post(f"/g/{game.pk}/roll", {"act": "keep", "keep": [0], "v": game.version})
+        assert len(dice) == 6
+        return len(statements)
+
+    assert statements_for(3) == statements_for(300)

@@ -1,0 +1,33 @@
+"""Nothing on a phone is wider than the phone: no page scrolls sideways at 390 px, with long
+names in the line-ups, on the sheet and in the dice tray."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games import store
+from games.rules import RuleSet, Turn
+from games.rules.rolled import Action
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language
+
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
+
+LONG_NAMES = ["Anna", "Benjamin Christoffersen", "Esther-Marie Kjærsgaard", "Frederik", "Gustav"]
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=str)
+def test_no_page_scrolls_sideways_on_a_phone(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    game, _ = store.create_game("Friday", LONG_NAMES, RuleSet())
+    store.record_turn(game.pk, Turn(20))
+    store.roll(game.pk, Action())  # a turn in progress: its dice show on every phone
+    page = open_browser(PHONE, locale=language.locale)
+    for path in ("/", f"/g/{game.pk}/", "/history/", "/rules/"):
+        page.goto(path)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], f"{path} is {width} px wide"
