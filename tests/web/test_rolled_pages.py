@@ -10,7 +10,7 @@ from django.test import Client
 
 from games import cache, rules, store
 from games.access import host_cookie_name
-from games.models import Game, Turn
+from games.models import Game, Secret, Turn
 from games.rules.odds import keep_choices
 from tests.factories import make_game, play
 from tests.web.test_seats import ANNA, BEN, seat_phone
@@ -147,3 +147,50 @@ def test_a_roll_costs_the_same_queries_at_turn_300_as_at_turn_3() -> None:
         return len(statements)
 
     assert statements_for(3) == statements_for(300)
+
+
+@pytest.mark.parametrize(
+    "rule_set",
+    [
+        {"preset": "30s", "healing": True, "free_for_all": True, "weaker_attacks": True},
+        {"preset": "thirty", "start_points": 2, "hunt_dice": "margin", "set_aside": "one"},
+    ],
+    ids=["30s-every-choice", "thirty-one-at-a-time"],
+)
+def test_a_whole_game_is_rolled_through_the_page_forms(rule_set: dict[str, object]) -> None:
+    """Every step a form offers is a button on the page, and pressing it plays the game on."""
+    game = make_game(rules=rule_set, players=["Anna", "Ben"])
+    # A fixed seed, so that the dice (and so the steps this game reaches) are the same each run.
+    Secret.objects.filter(game=game).update(seed="5eed" * 8)
+    host = host_of(game)
+    seen: set[str] = set()
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.finished:
+            break
+        page = host.get(f"/g/{game.pk}/").content.decode()
+        if game.rolling is None:
+            assert 'name="act" value="roll"' in page
+            post = {"act": "roll"}
+        elif 'name="keep"' in page:
+            # The highest die, read from the page as a player reads it.
+            faces = [int(face) for face in re.findall(r'aria-label="Set aside a (\d)"', page)]
+            post = {"act": "keep", "keep": str(faces.index(max(faces)))}
+        elif 'name="target"' in page:
+            target = re.search(r'name="target" value="(\d+)"', page)
+            assert target is not None
+            post = {"target": target.group(1)}
+        elif 'value="attack"' in page:
+            post = {"act": "attack"}
+        elif 'value="stop"' in page:
+            post = {"act": "stop" if len(seen) % 2 else "hunt"}
+        else:
+            assert 'name="act" value="hunt"' in page
+            post = {"act": "hunt"}
+        seen.add(post.get("act", "target"))
+        answer = host.post(f"/g/{game.pk}/roll", post | {"v": str(game.version)})
+        assert answer.status_code == 302, answer.content.decode()[:300]
+    assert game.finished
+    assert Turn.objects.filter(game=game, rolls__isnull=True).count() == 0
+    if rule_set["preset"] == "30s":
+        assert {"roll", "keep", "target", "hunt"} <= seen
