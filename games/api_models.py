@@ -233,13 +233,18 @@ class HuntRecord(Answer):
     hits: int
 
 
-class TurnRow(Answer):
+class TurnReported(Answer):
+    """What a turn reported: who rolled, the total, and the hunt, target or healing."""
+
     number: int
     roller: int
     total: int
     hunt: int | None
     target: int | None
     heal: bool
+
+
+class TurnRow(TurnReported):
     effect: Effect
     cells: list[int]
     rolls: Annotated[
@@ -260,15 +265,9 @@ class TurnInProgress(Answer):
     ask: Literal["roll", "keep", "action", "target", "hunt", "go_on"]
 
 
-class UndoneTurn(Answer):
+class UndoneTurn(TurnReported):
     """An app-rolled turn the host took back: it stays in the log."""
 
-    number: int
-    roller: int
-    total: int
-    hunt: int | None
-    target: int | None
-    heal: bool
     rolls: list[RollRecord]
     hunt_rolls: list[HuntRecord] | None
     undone_at: str
