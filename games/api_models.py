@@ -265,6 +265,14 @@ class TurnInProgress(Answer):
     ask: Literal["roll", "keep", "action", "target", "hunt", "go_on"]
 
 
+class EarlierSeed(Answer):
+    """A seed shown when the game ended, before an undo reopened it with a fresh one: every
+    turn rolled before that matches one of the game's seeds."""
+
+    seed: str
+    seed_sha256: str
+
+
 class UndoneTurn(TurnReported):
     """An app-rolled turn the host took back: it stays in the log."""
 
@@ -292,6 +300,10 @@ class GameState(Answer):
         str, Field(description="SHA-256 of the secret seed of the dice the app rolls")
     ] = ""
     seed: Annotated[str | None, Field(description="The seed, once the game is over")] = None
+    earlier_seeds: Annotated[
+        list[EarlierSeed],
+        Field(description="Seeds shown when the game ended before an undo reopened it"),
+    ] = []
 
 
 class CardSeat(Answer):

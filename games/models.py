@@ -91,6 +91,9 @@ class Game(models.Model):
     undone = models.JSONField(default=list, blank=True)
     # Whether the roller's phone shows the odds of each choice (a per-game switch).
     hints = models.BooleanField(default=False)
+    # Seeds shown when the game ended, before an undo reopened it with a fresh one
+    # ({"seed", "seed_sha256"}): public, so that every earlier roll can still be checked.
+    earlier_seeds = models.JSONField(default=list, blank=True)
 
     everything = models.Manager()  # deleted games too: only for restoring them
     objects = LiveGames()

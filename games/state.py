@@ -114,6 +114,7 @@ def _build(game: Game) -> State:
             "undone_turns": [_numbered(entry) for entry in game.undone],
             "hints": game.hints,
             "seed_sha256": game.seed_sha256,
+            "earlier_seeds": game.earlier_seeds,
             # The seed shows once the game is over, so that anyone can roll every turn again.
             "seed": Secret.objects.filter(game=game).values_list("seed", flat=True).first()
             if position.finished

@@ -492,6 +492,8 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         game = _lock(game_id, version)
         if game.rolling is not None:
             raise TurnInProgressError
+        if game.finished and not game.is_cards:
+            _fresh_seed(game)
         computers = frozenset(
             Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
         )
@@ -517,7 +519,25 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         )
         position = rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
         _computers_roll(game, position, computers)
-        return _bump(game, "last_roller", "finished", "turn_count", "undone")
+        return _bump(
+            game, "last_roller", "finished", "turn_count", "undone", "earlier_seeds", "seed_sha256"
+        )
+
+
+def _fresh_seed(game: Game) -> None:
+    """A finished game showed its seed: reopened, it rolls on with a fresh secret one, and
+    the one everybody saw stays public, so that the dice rolled with it can still be checked
+    and no die to come can be foreseen."""
+    secret = Secret.objects.filter(game=game).first()
+    if secret is None:
+        return
+    game.earlier_seeds = [
+        *game.earlier_seeds,
+        {"seed": secret.seed, "seed_sha256": game.seed_sha256},
+    ]
+    secret.seed = cards.new_seed()
+    secret.save(update_fields=["seed"])
+    game.seed_sha256 = cards.seed_sha256(secret.seed)
 
 
 def _remove(game: Game, last: Turn) -> None:

@@ -238,3 +238,29 @@ def test_every_variant_plays_to_the_end_through_the_api(
     assert state["finished"]
     for turn in state["turns"]:
         assert sum(d for step in turn["rolls"] for d in step["kept"]) == turn["total"]
+
+
+def test_reopening_a_finished_game_rolls_on_with_a_fresh_seed(client: Client) -> None:
+    """Once the seed is shown, nobody may foresee a die: an undo that reopens the game
+    gives it a new secret seed, and the one shown stays public so the old rolls still check."""
+    game = create(client, ["Anna", "Ben"], start_points=1)
+    while not (state := play_turn(client, game))["finished"]:
+        pass
+    shown = state["seed"]
+    undo = client.delete(
+        f"/api/games/{game['id']}/turns/last", headers={"X-Host-Key": game["host_key"]}
+    )
+    reopened = undo.json()
+    assert not reopened["finished"] and reopened["seed"] is None
+    assert reopened["earlier_seeds"] == [{"seed": shown, "seed_sha256": game["seed_sha256"]}]
+    secret = Secret.objects.get().seed
+    assert secret != shown
+    assert reopened["seed_sha256"] == hashlib.sha256(bytes.fromhex(secret)).hexdigest()
+    # The turn rolled again comes from the fresh seed, not from the one everybody saw.
+    number = len(reopened["turns"]) + 1
+    first = roll(client, game, {}).json()["turn_in_progress"]["rolls"][0]["dice"]
+    assert first == list(seeded_dice(bytes.fromhex(secret), number, 0, 6))
+    # Every turn before the undo still checks against the seed that was shown.
+    for turn in reopened["turns"]:
+        dice = turn["rolls"][0]["dice"]
+        assert dice == list(seeded_dice(bytes.fromhex(shown), turn["number"], 0, len(dice)))
