@@ -164,6 +164,8 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["game", "name_key"], name="seat_name_key_unique"),
         )
+        # A player's page and a merge find every seat of one name across all games.
+        indexes = (models.Index(fields=["name_key"], name="seat_name_key"),)
 
     def __str__(self) -> str:
         return self.name
