@@ -11,22 +11,17 @@ that moment minus the moment the post started.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable
 from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+# Chromium is started as the browser tests start it: one place says how.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+
 WATCH_ROWS = """() => {
   window.__seen = [];
   const rows = () => document.querySelectorAll("#sheet-rows tr").length;
