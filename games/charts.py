@@ -61,6 +61,22 @@ class Line:
         return dashes(self.seat, won=self.won)
 
 
+class SeatKey:
+    """A seat's entry in a chart's key: its line's colour, and dashes that set the winner's
+    line apart. For the sheet's columns and the card table's seats alike."""
+
+    position: int
+    won: bool
+
+    @property
+    def colour(self) -> str:
+        return colour(self.position)
+
+    @property
+    def dashes(self) -> str:
+        return dashes(self.position, won=self.won)
+
+
 def colour(seat: int) -> str:
     return COLOURS[seat % len(COLOURS)]
 

@@ -17,22 +17,13 @@ from games.tray import audit
 
 
 @dataclass(frozen=True)
-class SeatColumn:
+class SeatColumn(charts.SeatKey):
     position: int
     name: str
     points: int
     out: bool
     rolls_next: bool
     won: bool
-
-    @property
-    def colour(self) -> str:
-        """The colour and dashes of this seat's line on the chart, for its key."""
-        return charts.colour(self.position)
-
-    @property
-    def dashes(self) -> str:
-        return charts.dashes(self.position, won=self.won)
 
 
 @dataclass(frozen=True)

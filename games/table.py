@@ -73,7 +73,7 @@ class HandCard:
 
 
 @dataclass(frozen=True)
-class SeatRow:
+class SeatRow(charts.SeatKey):
     position: int
     name: str
     tokens: int
@@ -83,15 +83,6 @@ class SeatRow:
     won: bool
     computer: bool
     claimed: bool
-
-    @property
-    def colour(self) -> str:
-        """The colour of this seat's line on the chart, for the chart's own key."""
-        return charts.colour(self.position)
-
-    @property
-    def dashes(self) -> str:
-        return charts.dashes(self.position, won=self.won)
 
 
 @dataclass(frozen=True)
