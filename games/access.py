@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from games import rules
+from games import guesses, rules
 from games.models import Game, Seat, hash_key
 
 COOKIE_AGE = 60 * 60 * 24 * 365
@@ -39,14 +39,40 @@ def seat_cookie_name(game: Game) -> str:
 
 
 def is_host(request: HttpRequest, game: Game) -> bool:
-    return game.check_host_key(request.COOKIES.get(host_cookie_name(game)))
+    name = host_cookie_name(game)
+    key = request.COOKIES.get(name)
+    host = game.check_host_key(key)
+    if key and not host:
+        _wrong_cookie(request, name)
+    return host
 
 
 def access_for(request: HttpRequest, game: Game) -> Access:
     """The host, a seat, both (a host who plays the card game from their own seat), or a
     watcher."""
-    seat = seat_for_key(game, request.COOKIES.get(seat_cookie_name(game)))
+    name = seat_cookie_name(game)
+    key = request.COOKIES.get(name)
+    seat = seat_for_key(game, key)
+    if key and seat is None:
+        _wrong_cookie(request, name)  # a seat given a new link, or a made-up key
     return Access(host=is_host(request, game), seat=seat)
+
+
+def _wrong_cookie(request: HttpRequest, name: str) -> None:
+    """A key in a cookie that opens nothing counts as a wrong guess, like any other, once;
+    the answer deletes the cookie (`StaleKeyCookieMiddleware`), so that a phone holding a
+    link that was replaced counts once and then simply watches."""
+    stale: set[str] = request.__dict__.setdefault(STALE_COOKIES, set())
+    if name in stale:
+        return
+    stale.add(name)
+    if guesses.blocked(request):
+        raise guesses.TooManyGuessesError
+    guesses.wrong_guess(request)
+
+
+# Where a request notes the key cookies that opened nothing (see `_wrong_cookie`).
+STALE_COOKIES = "thirty_stale_cookies"
 
 
 def seat_for_key(game: Game, key: str | None) -> int | None:

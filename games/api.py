@@ -17,13 +17,14 @@ from typing import Any, TypeVar
 import pydantic
 from django.core.exceptions import RequestDataTooBig, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
-from games import api_models, guesses, rules, store
+from games import api_models, claims, guesses, rules, store
 from games.access import seat_for_key
-from games.models import Game, Seat, seat_key
+from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
 from games.rules import cards, rolled
@@ -44,6 +45,13 @@ class ApiError(Exception):
         self.message = message
 
 
+class WrongKeyError(ApiError):
+    """A host or seat key that opens nothing here: a wrong guess (games/guesses.py)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(403, message)
+
+
 View = Callable[..., HttpResponse]
 
 
@@ -55,61 +63,73 @@ def api_view(methods: list[str]) -> Callable[[View], View]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method not in methods:
-                response = JsonResponse(
+                refused = JsonResponse(
                     {
                         "error": _("This address does not accept %(method)s.")
                         % {"method": request.method}
                     },
                     status=405,
                 )
-                response["Allow"] = ", ".join(methods)
-                return response
+                refused["Allow"] = ", ".join(methods)
+                return refused
+            response = _answer_or_refuse(view, request, *args, **kwargs)
             carries_key = "X-Host-Key" in request.headers or "X-Seat-Key" in request.headers
-            if carries_key and guesses.blocked(request):
-                return guesses.too_many(request)
-            try:
-                return view(request, *args, **kwargs)
-            except ApiError as error:
-                if error.status == 403:
-                    guesses.wrong_guess(request)  # a wrong host or seat key
-                return JsonResponse({"error": error.message}, status=error.status)
-            except Game.DoesNotExist:
-                return JsonResponse({"error": _("There is no such game.")}, status=404)
-            except store.NotYourTurnError:
-                return JsonResponse(
-                    {
-                        "error": _(
-                            "It is not this seat's turn, or the host does not let players"
-                            " enter their own turns."
-                        )
-                    },
-                    status=403,
-                )
-            except store.TurnInProgressError:
-                return JsonResponse(
-                    {
-                        "error": _(
-                            "A turn with dice the app rolls is under way: finish it first."
-                            " Nothing was recorded."
-                        )
-                    },
-                    status=409,
-                )
-            except store.StaleVersionError:
-                return JsonResponse(
-                    {"error": _("The game changed since you last looked. Nothing was recorded.")},
-                    status=409,
-                )
-            except rules.GameOverError as error:
-                return JsonResponse({"error": rule_error_message(error)}, status=409)
-            except rules.NotYourTurnError as error:
-                return JsonResponse({"error": rule_error_message(error)}, status=403)
-            except rules.RuleError as error:
-                return JsonResponse({"error": rule_error_message(error)}, status=422)
+            # What a key may read differs by key: no cache keeps it, and none mixes keys.
+            patch_vary_headers(response, ["X-Host-Key", "X-Seat-Key"])
+            if carries_key or response.status_code == 201:
+                add_never_cache_headers(response)
+            return response
 
         return wrapped
 
     return decorate
+
+
+def _answer_or_refuse(view: View, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    try:
+        return view(request, *args, **kwargs)
+    except WrongKeyError as error:
+        # Only a wrong key counts, and only a wrong one is refused once the client
+        # has used up its guesses: a right key always works.
+        if guesses.blocked(request):
+            return guesses.too_many(request)
+        guesses.wrong_guess(request)
+        return JsonResponse({"error": error.message}, status=error.status)
+    except ApiError as error:
+        return JsonResponse({"error": error.message}, status=error.status)
+    except Game.DoesNotExist:
+        return JsonResponse({"error": _("There is no such game.")}, status=404)
+    except store.NotYourTurnError:
+        return JsonResponse(
+            {
+                "error": _(
+                    "It is not this seat's turn, or the host does not let players"
+                    " enter their own turns."
+                )
+            },
+            status=403,
+        )
+    except store.TurnInProgressError:
+        return JsonResponse(
+            {
+                "error": _(
+                    "A turn with dice the app rolls is under way: finish it first."
+                    " Nothing was recorded."
+                )
+            },
+            status=409,
+        )
+    except store.StaleVersionError:
+        return JsonResponse(
+            {"error": _("The game changed since you last looked. Nothing was recorded.")},
+            status=409,
+        )
+    except rules.GameOverError as error:
+        return JsonResponse({"error": rule_error_message(error)}, status=409)
+    except rules.NotYourTurnError as error:
+        return JsonResponse({"error": rule_error_message(error)}, status=403)
+    except rules.RuleError as error:
+        return JsonResponse({"error": rule_error_message(error)}, status=422)
 
 
 @api_view(["POST"])
@@ -146,11 +166,10 @@ def create_game(request: HttpRequest) -> HttpResponse:
             ruleset,
             computers=[seat for seat, computer in enumerate(computers) if computer],
         )
-    # Each seat's own key, for the host to hand out as seat links (none for a computer).
-    seat_keys = [
-        None if computer else seat_key(host_key, game.pk, seat)
-        for seat, computer in enumerate(computers)
-    ]
+    # Each seat's link key, for the host to hand out (none for a computer): a card game's
+    # can only claim its seat.
+    links = {link.position: link.key for link in claims.seat_link_keys(game, host_key)}
+    seat_keys = [links.get(seat) for seat in range(len(computers))]
     keys = {"host_key": host_key, "seat_keys": seat_keys}
     created = api_models.NewCardState if game.is_cards else api_models.NewGameState
     return _answer(created, game_state(game) | keys, status=201)
@@ -236,11 +255,15 @@ def claim_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
     if not game.is_cards:
         raise ApiError(404, _("Only the card game's seats are claimed."))
     try:
-        fresh = store.claim_seat(game.pk, seat - 1, request.headers.get("X-Seat-Key", ""))
+        _seat_claimed, fresh = store.claim_seat(
+            game.pk, seat - 1, request.headers.get("X-Seat-Key", "")
+        )
     except store.BadKeyError:
-        guesses.wrong_guess(request)
+        raise WrongKeyError(_("That seat key does not open this seat.")) from None
+    except store.SeatTakenError:
+        # A race lost to another phone is no guess: the key was right a moment ago.
         raise ApiError(
-            403, _("That seat key does not open this seat, or the seat was claimed already.")
+            403, _("That seat was claimed on another phone. Ask the host for a new link.")
         ) from None
     return _answer(api_models.SeatKey, {"seat_key": fresh})
 
@@ -261,8 +284,7 @@ def reissue_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
 def _seat(request: HttpRequest, game: Game) -> int:
     seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
     if seat is None:
-        guesses.wrong_guess(request)
-        raise ApiError(403, _("This needs the seat's own key in the X-Seat-Key header."))
+        raise WrongKeyError(_("This needs the seat's own key in the X-Seat-Key header."))
     return seat
 
 
@@ -315,8 +337,8 @@ def _host_or_seat(request: HttpRequest, game: Game) -> int | None:
         return None
     seat = seat_for_key(game, request.headers.get("X-Seat-Key"))
     if seat is None:
-        raise ApiError(
-            403, _("This needs the game's host key in the X-Host-Key header (or a seat's key).")
+        raise WrongKeyError(
+            _("This needs the game's host key in the X-Host-Key header (or a seat's key).")
         )
     return seat
 
@@ -373,7 +395,7 @@ def game_state(game: Game) -> dict[str, Any]:
 def _game_for_host(request: HttpRequest, game_id: str) -> Game:
     game = Game.objects.get(pk=game_id)
     if not game.check_host_key(request.headers.get("X-Host-Key")):
-        raise ApiError(403, _("This needs the game's host key in the X-Host-Key header."))
+        raise WrongKeyError(_("This needs the game's host key in the X-Host-Key header."))
     return game
 
 

@@ -2,14 +2,15 @@
 client address.
 
 A person mistypes a password a few times; a program trying passwords makes thousands of
-guesses. Only wrong guesses count, so a table that shares one address (a home network)
-never meets the limit by playing.
+guesses. Only wrong answers count and only wrong answers are refused: a right host or seat
+key always works, so one stale phone cannot lock out a table that shares its address, and a
+phone that lost a race to claim a seat has guessed nothing. The password is the exception:
+it is short enough to be guessed, so a client that used up its guesses is not told whether
+its next try was right.
 
-The counts live in Django's cache, which here is each process's own memory: enough for a
-single machine, where a client can make at most the limit times the number of worker
-processes in each period, and counts start again when the server restarts. Behind a
-reverse proxy, set RATELIMIT_IP_META_KEY to the header that carries the client's address,
-or every client counts as the proxy.
+The counts live in the database (the "guesses" cache in thirty/settings.py): every process
+shares them, and a restart does not reset them. Behind reverse proxies the client is the
+address the first trusted proxy saw (`THIRTY_TRUSTED_PROXIES`).
 """
 
 from __future__ import annotations
@@ -27,14 +28,24 @@ GROUP = "thirty.wrong-guesses"
 def client_address(group: str, request: HttpRequest) -> str:
     """Who is guessing: the client's address, or its /64 network for IPv6, where one
     machine commonly holds a whole network of addresses."""
-    raw = str(request.META.get(settings.RATELIMIT_IP_META_KEY or "REMOTE_ADDR", ""))
     try:
-        address = ipaddress.ip_address(raw.split(",")[0].strip())
+        address = ipaddress.ip_address(_client(request))
     except ValueError:
         return "unknown"
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
     return str(address)
+
+
+def _client(request: HttpRequest) -> str:
+    """The connection's own address or, behind N trusted proxies, the address the first of
+    them was reached from: each proxy appends what it saw to X-Forwarded-For, so that is the
+    N-th from the right. Whatever stands further left the client wrote itself."""
+    proxies = settings.THIRTY_TRUSTED_PROXIES
+    if not proxies:
+        return str(request.META.get("REMOTE_ADDR", ""))
+    hops = [hop.strip() for hop in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
+    return hops[-proxies] if len(hops) >= proxies else ""
 
 
 def blocked(request: HttpRequest) -> bool:
@@ -57,3 +68,7 @@ def too_many(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(message, content_type="text/plain; charset=utf-8", status=429)
     response["Retry-After"] = "600"
     return response
+
+
+class TooManyGuessesError(Exception):
+    """A wrong key from a client that has used up its guesses: answered by `too_many`."""

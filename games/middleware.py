@@ -1,10 +1,14 @@
-"""Small middleware: the health check, and headers every answer carries."""
+"""Small middleware: the health check, headers every answer carries, and key cookies that
+open nothing."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+
+from games import guesses
+from games.access import STALE_COOKIES
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -52,3 +56,22 @@ class PermissionsPolicyMiddleware:
         response = self.get_response(request)
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         return response
+
+
+class StaleKeyCookieMiddleware:
+    """Deletes the key cookies a request held that opened nothing (games/access.py), and
+    answers 429 when such a cookie came from a client that has used up its wrong guesses."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        for name in request.__dict__.get(STALE_COOKIES, ()):
+            response.delete_cookie(name, samesite="Lax")
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, guesses.TooManyGuessesError):
+            return guesses.too_many(request)
+        return None

@@ -43,9 +43,11 @@ def hash_key(key: str) -> str:
 
 
 def seat_key(host_key: str, game_id: str, position: int, issue: int = 0) -> str:
-    """A seat's key, derived from the host key: the host can always show a seat's link
-    again, while the server keeps neither key in clear. `issue` counts the times the host
-    gave a card game's seat a new link (a lost phone): each issue is a different key."""
+    """A dice game's seat key, derived from the host key: the host can always show a seat's
+    link again, while the server keeps neither key in clear. A dice seat hides nothing, so
+    the host may hold what the seat holds. Card games made before claim links were random
+    used it for their first links too (`issue` counted the links given since): those links
+    can now only claim, see `games.claims`."""
     message = f"seat:{game_id}:{position}" + (f":{issue}" if issue else "")
     digest = hmac.new(host_key.encode(), message.encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(digest.digest()[:18]).decode()
@@ -144,8 +146,17 @@ class Seat(models.Model):
     name = models.CharField(max_length=40)  # as typed, NFC-normalised
     # The name as names are compared (`games.names.name_key`): unique within a game.
     name_key = models.TextField()
-    # The hash of this seat's key (see `seat_key`): only the seat's phone holds the key.
+    # The hash of the key that acts as this seat: in the dice games the seat link's key (see
+    # `seat_key`); in the card game the key a phone received when it claimed the seat, empty
+    # until then, so that no link the host can show reads the seat's hand.
     key_hash = models.CharField(max_length=64, blank=True, default="")
+    # The card game's claim link (`games.claims`): a random token that can only claim the
+    # seat. Its hash checks it; it stays after the claim, so that a phone that lost the race
+    # is told the seat is taken rather than counted as guessing.
+    claim_hash = models.CharField(max_length=64, blank=True, default="")
+    # The same token sealed under a key derived from the host key, so that only the host's
+    # browser can show the link again and the database alone cannot claim any seat.
+    claim_sealed = models.TextField(blank=True, default="")
     # When a phone first opened this seat's link: the host's page shows who has joined. In the
     # card game that phone has claimed the seat, and the link it opened no longer works.
     joined_at = models.DateTimeField(null=True, blank=True)

@@ -7,7 +7,6 @@ client last saw, and bumps the version, so two phones can never record one roll 
 
 from __future__ import annotations
 
-import hmac
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import rules
+from games import claims, rules
 from games.cache import announce, recall, remember
 from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
@@ -751,15 +750,7 @@ def create_card_game(
         )
         Secret.objects.create(game=game, seed=seed)
         Seat.objects.bulk_create(
-            Seat(
-                game=game,
-                position=position,
-                name=player.name,
-                name_key=name_key(player.name),
-                computer=player.computer,
-                key_hash="" if player.computer else hash_key(seat_key(host_key, game.pk, position)),
-            )
-            for position, player in enumerate(players)
+            _card_seat(game, host_key, position, player) for position, player in enumerate(players)
         )
         computers = frozenset(seat for seat, player in enumerate(players) if player.computer)
         state, moves = _computers_play(game, start, seed, computers, 0)
@@ -927,36 +918,61 @@ def _store_moves(
         _add_to_sums(written)
 
 
-def claim_seat(game_id: str, seat: int, key: str) -> str:
-    """A card game's seat link is used once: the phone that opens it gets a fresh key of its
-    own, and the link stops working. Raises `BadKeyError` for a wrong or used key."""
+def _card_seat(game: Game, host_key: str, position: int, player: Player) -> Seat:
+    seat = Seat(
+        game=game,
+        position=position,
+        name=player.name,
+        name_key=name_key(player.name),
+        computer=player.computer,
+    )
+    if not player.computer:
+        claim = claims.new_claim(host_key, game.pk)
+        seat.claim_hash, seat.claim_sealed = claim.claim_hash, claim.sealed
+    return seat
+
+
+def claim_seat(game_id: str, seat: int | None, token: str) -> tuple[int, str]:
+    """A card game's seat link is used once: the phone that opens it gets a key of its own,
+    the only key that shows the seat's hand. `seat` is the seat the link names (the API), or
+    None to find it by the token (the page). Returns the seat and its new key. Raises
+    `BadKeyError` for a token that opens no seat, `SeatTakenError` for one whose seat another
+    phone claimed first."""
     with transaction.atomic():
         game = _lock(game_id, None)
-        row = Seat.objects.select_for_update().filter(game=game, position=seat).first()
-        if row is None or not row.key_hash or not hmac.compare_digest(row.key_hash, hash_key(key)):
+        rows = Seat.objects.select_for_update().filter(game=game, computer=False)
+        if seat is not None:
+            rows = rows.filter(position=seat)
+        row = next((r for r in rows if claims.matches(token, r.claim_hash)), None)
+        if row is None:
             raise BadKeyError
         if row.joined_at is not None:
-            raise BadKeyError  # claimed already: this link no longer works
+            raise SeatTakenError  # another phone was first: this link no longer works
         fresh = new_key()
         row.key_hash, row.joined_at = hash_key(fresh), timezone.now()
         row.save(update_fields=["key_hash", "joined_at"])
         _bump(game)
-    return fresh
+    return row.position, fresh
 
 
 def reissue_seat(game: Game, seat: int, host_key: str) -> str:
-    """Give a card game's seat a new link (its phone was lost): the old key stops working and
-    the seat can be claimed again. Returns the new link's key."""
+    """Give a card game's seat a new link (its phone was lost): the phone's key and the old
+    link stop working and the seat can be claimed again. Returns the new link's token."""
     with transaction.atomic():
         locked = _lock(game.pk, None)
         row = Seat.objects.select_for_update().get(game=locked, position=seat, computer=False)
+        claim = claims.new_claim(host_key, locked.pk)
         row.key_issue += 1
-        key = seat_key(host_key, locked.pk, seat, row.key_issue)
-        row.key_hash, row.joined_at = hash_key(key), None
-        row.save(update_fields=["key_issue", "key_hash", "joined_at"])
+        row.key_hash, row.joined_at = "", None
+        row.claim_hash, row.claim_sealed = claim.claim_hash, claim.sealed
+        row.save(update_fields=["key_issue", "key_hash", "joined_at", "claim_hash", "claim_sealed"])
         _bump(locked)
-    return key
+    return claim.token
 
 
 class BadKeyError(Exception):
     """A seat key that does not open this seat (wrong, or already claimed)."""
+
+
+class SeatTakenError(Exception):
+    """A claim link whose seat another phone claimed first: not a guess, a lost race."""

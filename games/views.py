@@ -41,7 +41,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import chances, guesses, rules, store, transfer
+from games import chances, claims, guesses, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -62,7 +62,7 @@ from games.forms import CreateGameForm
 from games.history import KINDS, HistoryFilter, card_standing, history_entries, played_games
 from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
-from games.models import Game, Seat, seat_key
+from games.models import Game, Seat
 from games.players import MergeRefused, merge_plan, player_stats
 from games.push import hub
 from games.rules import rolled
@@ -283,19 +283,9 @@ def _host_links(request: HtmxHttpRequest, game: Game) -> tuple[list[SeatLink], s
     computer's), marked once a phone has opened or claimed it, and the host link."""
     key = request.COOKIES.get(host_cookie_name(game), "")
     claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
-    seats = (
-        Seat.objects.filter(game=game, computer=False)
-        .order_by("position")
-        .values_list("position", "name", "key_issue", "joined_at")
-    )
     links = [
-        SeatLink(
-            position,
-            name,
-            f"{claim_seat}#{seat_key(key, game.pk, position, issue)}",
-            joined=joined is not None,
-        )
-        for position, name, issue, joined in seats
+        SeatLink(link.position, link.name, f"{claim_seat}#{link.key}", joined=link.joined)
+        for link in claims.seat_link_keys(game, key)
     ]
     claim_host = public_url(request, reverse("claim_host", args=[game.pk]))
     return links, f"{claim_host}#{key}"
@@ -627,13 +617,13 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     so it appears in no server log; the page posts it back once."""
     game = get_object_or_404(Game, pk=game_id)
     if request.method == "POST":
-        if guesses.blocked(request):
-            return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
         if game.check_host_key(key):
             response = redirect("game", game.pk)
             remember_host(response, game, key)
             return response
+        if guesses.blocked(request):
+            return guesses.too_many(request)
         guesses.wrong_guess(request)
         return render(
             request,
@@ -647,20 +637,22 @@ def claim_host(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """A player's seat link: like the host link, its key travels after the '#'."""
+    """A player's seat link: like the host link, its key travels after the '#'. A card
+    game's link claims the seat once, and this phone gets a key of its own."""
     game = get_object_or_404(Game, pk=game_id)
     context: dict[str, Any] = {"game": game, "seat_claim": True}
     if request.method == "POST":
-        if guesses.blocked(request):
-            return guesses.too_many(request)
         key = request.POST.get("key", "").strip()
-        if game.is_cards and (position := seat_for_key(game, key)) is not None:
-            # A card game's seat link works once: this phone gets a key of its own.
+        if game.is_cards:
             try:
-                key = store.claim_seat(game.pk, position, key)
+                _position, key = store.claim_seat(game.pk, None, key)
+            except store.SeatTakenError:
+                # A race lost to another phone, or a link opened again: no guess.
+                context["taken"] = True
+                return render(request, "games/claim_host.html", context, status=403)
             except store.BadKeyError:
-                position = None
-            if position is not None:
+                pass
+            else:
                 response = redirect("game", game.pk)
                 remember_seat(response, game, key)
                 return response
@@ -669,6 +661,8 @@ def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             response = redirect("game", game.pk)
             remember_seat(response, game, key)
             return response
+        if guesses.blocked(request):
+            return guesses.too_many(request)
         guesses.wrong_guess(request)
         context["error"] = _("That seat link does not belong to this game.")
         return render(request, "games/claim_host.html", context, status=403)
@@ -705,11 +699,11 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         if not is_host(request, game) or not 1 <= seat <= game.seats.count():
             return HttpResponseForbidden(_("Only the host can show a seat's link."))
         key = request.COOKIES.get(host_cookie_name(game), "")
-        url = public_url(request, reverse("claim_seat", args=[game.pk]))
-        issue = Seat.objects.filter(game=game, position=seat - 1).values_list(
-            "key_issue", flat=True
-        )
-        url += "#" + seat_key(key, game.pk, seat - 1, issue.first() or 0)
+        links = claims.seat_link_keys(game, key)
+        link = next((link for link in links if link.position == seat - 1), None)
+        if link is None:
+            raise Http404  # the computer's seat has no link
+        url = public_url(request, reverse("claim_seat", args=[game.pk])) + "#" + link.key
         private = True
     svg = io.BytesIO()
     # A standalone file with its XML namespace (segno's inline form has none), so <img> shows it.

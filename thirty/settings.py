@@ -114,6 +114,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "games.password.InstancePasswordMiddleware",
+    "games.middleware.StaleKeyCookieMiddleware",
 ]
 
 # On PostgreSQL, each process listens for version changes (games/versions.py): it pushes
@@ -167,13 +168,30 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # The counts of wrong guesses (games/guesses.py), in the database: every process shares
+    # them and they survive a restart, with no service beside the database. The table is
+    # made by migration 0013.
+    "guesses": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "thirty_guesses",
+    },
+}
 
 # Wrong guesses of the password or of a key allowed per client address (games/guesses.py),
-# far above what a person mistypes. The counts are kept per process, in the cache above:
-# django-ratelimit warns that such a cache is not shared, which is acceptable on one machine.
+# far above what a person mistypes.
 THIRTY_GUESS_RATE = os.getenv("THIRTY_GUESS_RATE", "30/10m")
-RATELIMIT_IP_META_KEY = os.getenv("RATELIMIT_IP_META_KEY") or None
+RATELIMIT_USE_CACHE = "guesses"
+# How many reverse proxies stand in front of the app, each adding the address it was reached
+# from to X-Forwarded-For: the client is the address the last of them added, never one the
+# client wrote itself. 0: the client is the connection's own address.
+THIRTY_TRUSTED_PROXIES = envint("THIRTY_TRUSTED_PROXIES", 0)
+if os.getenv("RATELIMIT_IP_META_KEY"):
+    raise ImproperlyConfigured(
+        "RATELIMIT_IP_META_KEY is no longer read: a client can write that header itself."
+        " Set THIRTY_TRUSTED_PROXIES to the number of reverse proxies in front of the app."
+    )
 SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 LANGUAGE_CODE = "en"

@@ -110,14 +110,30 @@ def visible_codes(text: str) -> set[str]:
     return set(CODE.findall(text))
 
 
+def read_with_link(game_id: str, link: str) -> str:
+    """Every answer a claim link's key gets, as a cookie and as a header, without claiming."""
+    reader = CheckedClient()
+    reader.cookies[f"thirty_seat_{game_id}"] = link
+    answers = [
+        reader.get(f"/g/{game_id}/").content.decode(),
+        reader.get(f"/g/{game_id}/live?v=0").content.decode(),
+        CheckedClient().get(f"/api/games/{game_id}", headers={"X-Seat-Key": link}).content.decode(),
+    ]
+    assert not any('id="hand"' in answer or '"hand"' in answer for answer in answers)
+    return "\n".join(answers)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) -> None:
     """Play random tournaments through the API; after every move, look as a watcher, as each
-    seat and as the host at the API, the page, the live update and the CSV, and fail on any
-    card that is in a hand other than the viewer's own at that moment."""
+    seat, as the host and with every claim link (unclaimed, used and reissued) at the API, the
+    page, the live update and the CSV, and fail on any card that is in a hand other than the
+    viewer's own at that moment."""
     rng = random.Random(seed)
     players = ["Anna", "Ben", {"name": "Robot", "computer": True}]
     game = new_game(client, players, tokens=1, queens=seed == 1, fewer_jacks=seed == 2)
+    # Claim links read too: first unclaimed, then used, then one the host reissued.
+    links: list[str] = [game["seat_keys"][0], game["seat_keys"][1]]
     keys = {1: claim(client, game, 1), 2: claim(client, game, 2)}
     phones: dict[int | None, Client] = {seat: CheckedClient() for seat in keys}
     for seat, phone in phones.items():
@@ -144,6 +160,8 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
             ]
             headers = {"X-Seat-Key": keys[who]} if who else {}
             answers.append(viewer.get(f"/api/games/{row.pk}", headers=headers).content.decode())
+            if who is None:
+                answers += [read_with_link(row.pk, link) for link in links]
             for answer in answers:
                 # A card face up on the pile is public even while a hand holds its twin code:
                 # no two cards share a code, so a code in another hand is never on the pile.
@@ -153,6 +171,17 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
             break
         mover = state.to_move()
         assert mover is not None and mover + 1 in keys
+        if len(links) == 2 and mover == 0:
+            # Anna's phone is lost: the host gives her seat a new link, which shows nothing
+            # until a phone claims it.
+            url = f"/api/games/{row.pk}/seats/1/reissue"
+            links.append(
+                post(client, url, {}, **{"X-Host-Key": game["host_key"]}).json()["seat_key"]
+            )
+            assert "hand" not in read_with_link(row.pk, links[-1])
+            keys[1] = claim(client, {"id": row.pk, "seat_keys": [links[-1]]}, 1)
+            phones[1].cookies[f"thirty_seat_{row.pk}"] = keys[1]
+            row.refresh_from_db()
         move = rng.choice(state.legal_moves())
         response = post(
             client,

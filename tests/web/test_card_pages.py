@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import store
+from games import claims, store
 from games.access import host_cookie_name
-from games.models import Game, Move, Seat, Turn, seat_key
+from games.models import Game, Move, Seat, Turn
 
 pytestmark = pytest.mark.django_db
 
@@ -34,9 +34,15 @@ def create(
     return Game.objects.order_by("-created_at").first()  # type: ignore[return-value]
 
 
+def claim_link_key(game: Game, host: Client, seat: int) -> str:
+    """The key in seat `seat`'s link (seats from 0), as the host's page shows it."""
+    links = claims.seat_link_keys(game, host.cookies[host_cookie_name(game)].value)
+    return next(link.key for link in links if link.position == seat)
+
+
 def seat_phone(game: Game, host: Client, seat: int) -> Client:
     """A phone that opened seat `seat`'s link (seats from 0) and claimed it."""
-    key = seat_key(host.cookies[host_cookie_name(game)].value, game.pk, seat)
+    key = claim_link_key(game, host, seat)
     phone = Client()
     assert phone.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 302
     return phone
@@ -87,7 +93,7 @@ def test_each_phone_sees_only_its_own_hand_and_plays_on_its_turn() -> None:
 def test_a_seat_link_is_claimed_once_and_the_host_can_reissue_it() -> None:
     host = Client()
     game = create(host, ["Anna", "Ben"])
-    key = seat_key(host.cookies[host_cookie_name(game)].value, game.pk, 0)
+    key = claim_link_key(game, host, 0)
     first, second = Client(), Client()
     assert first.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 302
     assert second.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 403
@@ -97,7 +103,8 @@ def test_a_seat_link_is_claimed_once_and_the_host_can_reissue_it() -> None:
     assert Game.objects.get(pk=game.pk).version == version + 1  # every phone sees it
     # The claimed phone's key stops working; the new link can be claimed.
     assert 'id="hand"' not in first.get(f"/g/{game.pk}/").content.decode()
-    new_key = seat_key(host.cookies[host_cookie_name(game)].value, game.pk, 0, 1)
+    new_key = claim_link_key(game, host, 0)
+    assert new_key != key
     assert second.post(f"/g/{game.pk}/seat", {"key": new_key}).status_code == 302
 
 
