@@ -244,6 +244,12 @@ class TurnReported(Answer):
     heal: bool
 
 
+SEED_INDEX = (
+    "Which seed rolled the turn: an index into `earlier_seeds`, or their count for the game's"
+    " own seed (`seed_sha256`, `seed` once over); null when typed in"
+)
+
+
 class TurnRow(TurnReported):
     effect: Effect
     cells: list[int]
@@ -251,6 +257,7 @@ class TurnRow(TurnReported):
         list[RollRecord] | None, Field(description="The audit trail; null when typed in")
     ] = None
     hunt_rolls: list[HuntRecord] | None = None
+    seed_index: Annotated[int | None, Field(description=SEED_INDEX)] = None
 
 
 class TurnInProgress(Answer):
@@ -278,6 +285,7 @@ class UndoneTurn(TurnReported):
 
     rolls: list[RollRecord]
     hunt_rolls: list[HuntRecord] | None
+    seed_index: Annotated[int | None, Field(description=SEED_INDEX)] = None
     undone_at: str
 
 

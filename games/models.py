@@ -198,6 +198,9 @@ class Turn(models.Model):
     # it, and the hunt's rolls with their hits (`RolledTurn.to_json`). Null when typed in.
     rolls = models.JSONField(null=True, blank=True)
     hunt_rolls = models.JSONField(null=True, blank=True)
+    # Which seed rolled it: an index into the game's earlier seeds, then its current one, so
+    # that a checker re-derives every roll of a game that an undo reopened. Null when typed in.
+    seed_index = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

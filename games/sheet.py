@@ -53,6 +53,9 @@ class Sheet:
     position: rules.Position
     # What undo asks about the last row, when this sheet was built with it.
     undo_question: str | None = None
+    # Whether the last row may be taken back: not when the app rolled it (the undo policy,
+    # `store.undo_last_turn`), which also holds for a computer's turn.
+    undo_allowed: bool = True
     # The end-of-game highlights and the BG Stats link, once the game is over and the sheet
     # was built whole.
     summary: charts.Summary | None = None
@@ -202,4 +205,5 @@ def _sheet(
         last_turn_id,
         position,
         undo_question=None if last is None else undo_question(last, names, ruleset),
+        undo_allowed=not rows or rows[-1].rolls is None,
     )

@@ -181,5 +181,6 @@ def _turn_json(stored: store.StoredRow) -> str:
             "cells": list(stored.row.cells),
             "rolls": stored.rolls,
             "hunt_rolls": stored.hunt_rolls,
+            "seed_index": stored.seed_index,
         }
     )

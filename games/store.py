@@ -58,6 +58,7 @@ class StoredRow:
     # The audit trail of a turn the app rolled (`RolledTurn.to_json`); None when typed in.
     rolls: list[dict[str, Any]] | None = None
     hunt_rolls: list[dict[str, Any]] | None = None
+    seed_index: int | None = None
 
 
 @dataclass(frozen=True)
@@ -259,6 +260,7 @@ def load_rows(
             "turn__victim",
             "turn__rolls",
             "turn__hunt_rolls",
+            "turn__seed_index",
             "seat_id",
             "value",
         )
@@ -273,12 +275,13 @@ def load_rows(
         cells[turn_id][index[seat_id]] = value
     stored = []
     for data in turns.values():
-        turn_id, number, roller, total, hunt, target, heal, effect_name, victim, rolls, hunts = data
+        turn_id, number, roller, total, hunt, target, heal, effect_name, victim = data[:9]
+        rolls, hunts, seed_index = data[9:]
         effect = rules.Effect(effect_name)
         margin = None if effect is rules.Effect.MISSED else total - ruleset.beat_above
         turn = rules.Turn(total, hunt, target, heal)
         row = rules.Row(roller, turn, tuple(cells[turn_id]), effect, victim, margin)
-        stored.append(StoredRow(turn_id, number, row, rolls, hunts))
+        stored.append(StoredRow(turn_id, number, row, rolls, hunts, seed_index))
     return stored
 
 
@@ -363,6 +366,8 @@ def _write_row(
         victim=row.victim,
         rolls=audit.get("rolls"),
         hunt_rolls=audit.get("hunt_rolls"),
+        # The seed in use is the one after every seed shown earlier (`_fresh_seed`).
+        seed_index=len(game.earlier_seeds) if rolled is not None else None,
     )
     seat_ids = Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
     written = list(zip(seat_ids, row.cells, strict=True))
@@ -482,6 +487,17 @@ def _computers_roll(
     return played
 
 
+# The undo policy's refusals (see `undo_last_turn`).
+ROLLED_TURN_STAYS = gettext_noop(
+    "The app rolled this turn, and everyone saw its dice: it cannot be taken back and rolled"
+    " again. Correct the score with the next turns, or start a rematch."
+)
+COMPUTER_ROLLED_SINCE = gettext_noop(
+    "A computer has rolled since that turn, and everyone saw its dice: the turn cannot be"
+    " taken back, since the computer's dice would fall again."
+)
+
+
 def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
     """Remove the last row, and the computers' turns after the last person's, so that the
     host's undo takes back what a person did. An app-rolled turn taken back stays in the
@@ -498,6 +514,12 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         )
         removed: Turn | None = None
         while (last := Turn.objects.filter(game=game).order_by("-number").first()) is not None:
+            if last.rolls is not None:
+                # Board Game Arena's policy: an undo never crosses a random event someone has
+                # seen, so a turn the app rolled is never rolled again with other dice.
+                raise rules.IllegalTurnError(
+                    COMPUTER_ROLLED_SINCE if last.roller in computers else ROLLED_TURN_STAYS
+                )
             _remove(game, last)
             removed = last
             if last.roller not in computers:
@@ -556,6 +578,7 @@ def _remove(game: Game, last: Turn) -> None:
                 "heal": last.heal,
                 "rolls": last.rolls,
                 "hunt_rolls": last.hunt_rolls,
+                "seed_index": last.seed_index,
                 "undone_at": timezone.now().isoformat(timespec="seconds"),
             },
         ]

@@ -581,9 +581,16 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if request.method == "GET":
         # Without scripts the confirmation is a page of its own.
         return render(request, "games/undo_confirm.html", {"sheet": full_sheet(game)})
-    # Nothing to undo, or someone else changed the game first: the fresh sheet shows which.
-    with suppress(rules.RuleError, store.StaleVersionError, store.TurnInProgressError):
+    try:
         store.undo_last_turn(game.pk, version=_int_or_none(request.POST.get("v")))
+    except rules.RuleError as error:
+        # Nothing to undo, or a turn the app rolled, which stays (the undo policy).
+        sheet = full_sheet(game)
+        refused = rule_error_message(error) if sheet.turn_count else None
+        context = {"sheet": sheet, "refused": refused}
+        return render(request, "games/undo_confirm.html", context, status=422)
+    except (store.StaleVersionError, store.TurnInProgressError):
+        pass  # someone else changed the game first: the fresh sheet shows what
     if not request.htmx:
         return redirect("game", game.pk)
     game.refresh_from_db()

@@ -173,22 +173,18 @@ def test_only_the_roller_rolls_and_typed_turns_wait_for_the_rolled_one(client: C
     assert Turn.objects.count() == 0
 
 
-def test_an_undone_rolled_turn_stays_in_the_log_and_rolls_the_same_dice_again(
-    client: Client,
-) -> None:
+def test_a_rolled_turn_is_never_taken_back_and_rolled_again(client: Client) -> None:
+    """Board Game Arena's undo policy: an undo never crosses dice someone has seen."""
     game = create(client)
-    played = play_turn(client, game, seat=1)["turns"][0]
+    played = play_turn(client, game, seat=1)
+    assert played["turns"][0]["seed_index"] == 0
     undo = client.delete(
         f"/api/games/{game['id']}/turns/last", headers={"X-Host-Key": game["host_key"]}
     )
-    assert undo.status_code == 200
-    state = undo.json()
-    assert state["turns"] == []
-    [undone] = state["undone_turns"]
-    assert undone["number"] == 1 and undone["roller"] == 1 and undone["rolls"] == played["rolls"]
-    # The seed decides the dice: an undo cannot buy a better roll.
-    again = roll(client, game, {}, seat=1).json()["turn_in_progress"]
-    assert again["rolls"][0]["dice"] == played["rolls"][0]["dice"]
+    assert undo.status_code == 422 and "cannot be taken back" in undo.json()["error"]
+    after = client.get(f"/api/games/{game['id']}").json()
+    assert after["turns"] == played["turns"] and after["version"] == played["version"]
+    assert after["undone_turns"] == []
 
 
 def test_computer_seats_play_their_turns_at_once_with_their_rolls_kept(client: Client) -> None:
@@ -207,15 +203,22 @@ def test_a_game_of_computers_alone_plays_to_the_end(client: Client) -> None:
     assert Secret.objects.get().seed == game["seed"]
 
 
-def test_undo_takes_back_the_computers_turns_with_the_persons_before_them(client: Client) -> None:
+def test_a_typed_in_turn_a_computer_rolled_after_stays(client: Client) -> None:
     game = create(client, ["Anna", {"name": "Robot", "computer": True}])
-    play_turn(client, game, seat=1)
-    assert Turn.objects.count() == 2
-    state = client.delete(
-        f"/api/games/{game['id']}/turns/last", headers={"X-Host-Key": game["host_key"]}
-    ).json()
-    assert state["turns"] == [] and state["next_roller"] == 1
-    assert [t["roller"] for t in state["undone_turns"]] == [2, 1]
+    host = {"X-Host-Key": game["host_key"]}
+    typed = post(client, f"/api/games/{game['id']}/turns", {"total": 20}, **host).json()
+    assert [t["roller"] for t in typed["turns"]] == [1, 2]
+    undo = client.delete(f"/api/games/{game['id']}/turns/last", headers=host)
+    assert undo.status_code == 422 and "computer" in undo.json()["error"]
+    assert len(client.get(f"/api/games/{game['id']}").json()["turns"]) == 2
+
+
+def test_a_typed_in_turn_undoes_as_before(client: Client) -> None:
+    game = create(client, ["Anna", "Ben"])
+    host = {"X-Host-Key": game["host_key"]}
+    post(client, f"/api/games/{game['id']}/turns", {"total": 20}, **host)
+    undo = client.delete(f"/api/games/{game['id']}/turns/last", headers=host)
+    assert undo.status_code == 200 and undo.json()["turns"] == []
 
 
 @pytest.mark.parametrize(
@@ -241,26 +244,36 @@ def test_every_variant_plays_to_the_end_through_the_api(
 
 
 def test_reopening_a_finished_game_rolls_on_with_a_fresh_seed(client: Client) -> None:
-    """Once the seed is shown, nobody may foresee a die: an undo that reopens the game
-    gives it a new secret seed, and the one shown stays public so the old rolls still check."""
-    game = create(client, ["Anna", "Ben"], start_points=1)
-    while not (state := play_turn(client, game))["finished"]:
-        pass
+    """Once the seed is shown, nobody may foresee a die: an undo of the typed-in deciding turn
+    reopens the game with a new secret seed; the one shown stays public, and each rolled turn
+    names the seed that rolled it. A rolled deciding turn stays."""
+    game = create(client, ["Anna", "Ben"], start_points=2)
+    host = {"X-Host-Key": game["host_key"]}
+    state = play_turn(client, game)  # rolled, from the first seed
+    while not state["finished"]:
+        # Typed-in turns that beat the target with every hunt die hitting: quick damage.
+        state = post(
+            client, f"/api/games/{game['id']}/turns", {"total": 36, "hunt": 6}, **host
+        ).json()
     shown = state["seed"]
-    undo = client.delete(
-        f"/api/games/{game['id']}/turns/last", headers={"X-Host-Key": game["host_key"]}
-    )
+    undo = client.delete(f"/api/games/{game['id']}/turns/last", headers=host)
     reopened = undo.json()
-    assert not reopened["finished"] and reopened["seed"] is None
+    assert undo.status_code == 200 and not reopened["finished"] and reopened["seed"] is None
     assert reopened["earlier_seeds"] == [{"seed": shown, "seed_sha256": game["seed_sha256"]}]
     secret = Secret.objects.get().seed
     assert secret != shown
     assert reopened["seed_sha256"] == hashlib.sha256(bytes.fromhex(secret)).hexdigest()
-    # The turn rolled again comes from the fresh seed, not from the one everybody saw.
-    number = len(reopened["turns"]) + 1
-    first = roll(client, game, {}).json()["turn_in_progress"]["rolls"][0]["dice"]
-    assert first == list(seeded_dice(bytes.fromhex(secret), number, 0, 6))
-    # Every turn before the undo still checks against the seed that was shown.
-    for turn in reopened["turns"]:
-        dice = turn["rolls"][0]["dice"]
-        assert dice == list(seeded_dice(bytes.fromhex(shown), turn["number"], 0, len(dice)))
+    # The turn rolled now comes from the fresh seed, not from the one everybody saw.
+    while not (state := play_turn(client, game))["finished"]:
+        pass
+    seeds = [earlier["seed"] for earlier in state["earlier_seeds"]] + [state["seed"]]
+    rolled = [turn for turn in state["turns"] if turn["rolls"]]
+    assert {turn["seed_index"] for turn in rolled} == {0, 1}
+    for turn in rolled:
+        seed = bytes.fromhex(seeds[turn["seed_index"]])
+        for step, roll_ in enumerate(turn["rolls"]):
+            dice = roll_["dice"]
+            assert dice == list(seeded_dice(seed, turn["number"], step, len(dice)))
+    # The rolled turn that decided the game now stays.
+    last = client.delete(f"/api/games/{game['id']}/turns/last", headers=host)
+    assert last.status_code == 422

@@ -111,7 +111,7 @@ def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
     assert re.findall(r'aria-label="(\d)"', labels) == [str(d) for d in first]
 
 
-def test_a_rolled_turn_taken_back_stays_in_the_games_log() -> None:
+def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
     game = make_game()
     host = host_of(game)
     host.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
@@ -123,12 +123,32 @@ def test_a_rolled_turn_taken_back_stays_in_the_games_log() -> None:
         if answer.status_code != 302:
             host.post(f"/g/{game.pk}/roll", {"act": "hunt", "v": game.version})
     turn = Turn.objects.get()
-    assert host.post(f"/g/{game.pk}/undo", {"v": game.version}).status_code == 302
-    assert not Turn.objects.exists()
+    page = host.get(f"/g/{game.pk}/").content.decode()
+    assert "Undo last turn" not in page  # a rolled turn offers no undo
+    refused = host.post(f"/g/{game.pk}/undo", {"v": game.version})
+    assert refused.status_code == 422 and "cannot be taken back" in refused.content.decode()
+    assert Turn.objects.get() == turn
+    # A game from before the undo policy keeps the rolled turns it took back in its log.
+    assert turn.rolls is not None
+    Game.objects.filter(pk=game.pk).update(
+        undone=[
+            {
+                "number": 1,
+                "roller": 0,
+                "total": turn.total,
+                "hunt": turn.hunt,
+                "target": None,
+                "heal": False,
+                "rolls": turn.rolls,
+                "hunt_rolls": turn.hunt_rolls,
+                "undone_at": "2026-11-30T20:15:00",
+            }
+        ],
+        version=game.version + 1,
+    )
     page = Client().get(f"/g/{game.pk}/").content.decode()
     assert "1 rolled turn taken back" in page
     assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
-    assert turn.rolls is not None
     assert " ".join(map(str, turn.rolls[0]["dice"])) in page
 
 
