@@ -7,6 +7,7 @@ what is deployed. HOST, PORT and WEB_WORKERS set where it listens and how many p
 from __future__ import annotations
 
 import os
+import socket
 import sys
 
 import django
@@ -71,9 +72,28 @@ def announce(host: str, port: str) -> None:
         print(f"Thirty is serving http://{host}:{port}/ (this machine only)", flush=True)
 
 
+def port_in_use(host: str, port: str) -> bool:
+    """Whether another server already listens there. Granian binds with SO_REUSEPORT, so a
+    second server would start without error and share the port with the first, each taking
+    some of the phones: a plain bind, without that option, tells."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, int(port)))
+        except OSError:
+            return True
+    return False
+
+
 def main() -> None:
-    prepare()
     host, port = os.getenv("HOST", "127.0.0.1"), os.getenv("PORT", "8000")
+    if port_in_use(host, port):
+        sys.exit(
+            f"Port {port} is already in use on {host}: another server (perhaps Thirty itself)"
+            f" is running there. Stop it, or start this one on another port: PORT=9000 make run"
+        )
+    prepare()
     announce(host, port)
     # One worker process per core of the machine it was measured on (2 cores).
     command = server_command(host, port, os.getenv("WEB_WORKERS", "2"))

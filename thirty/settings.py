@@ -260,6 +260,15 @@ if _site.scheme == "https":
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"one_line": {"()": "thirty.logs.WithoutTraceback"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "one_line": {"class": "logging.StreamHandler", "filters": ["one_line"]},
+    },
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        # A request for a host name that is not allowed (a phone that typed an old address, a
+        # scanner on the internet) is one line that names the host, not a traceback.
+        "django.security.DisallowedHost": {"handlers": ["one_line"], "propagate": False},
+    },
 }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -165,3 +166,44 @@ def test_make_run_serves_phones_on_the_lan_address_with_debug_off(tmp_path: Path
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
+
+
+def test_a_second_server_on_a_port_in_use_refuses_to_start(tmp_path: Path) -> None:
+    with socket.socket() as first:
+        first.bind(("127.0.0.1", 0))
+        first.listen()
+        port = first.getsockname()[1]
+        env = os.environ | {
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "THIRTY_DATA_DIR": str(tmp_path),
+        }
+        started = subprocess.run(
+            [sys.executable, "-m", "thirty.serve"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert started.returncode != 0
+    assert f"Port {port} is already in use" in started.stderr
+    assert not (tmp_path / "thirty.sqlite3").exists()  # it stopped before touching anything
+
+
+def test_a_refused_host_name_is_logged_in_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    import logging.config
+
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
+    stream = io.StringIO()
+    handler = logging.getLogger("django.security.DisallowedHost").handlers[0]
+    assert isinstance(handler, logging.StreamHandler)
+    handler.setStream(stream)
+    try:
+        assert Client().get("/", headers={"Host": "old-name.example"}).status_code == 400
+    finally:
+        handler.setStream(sys.stderr)
+    logged = stream.getvalue().strip().splitlines()
+    assert len(logged) == 1 and "old-name.example" in logged[0]
