@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
 WORDS = {
     "en": {
-        "roll": "Roll the dice here",
+        "roll": "Roll with the app instead",
         "set_aside": "Set aside and roll the rest",
         "not_your_turn": "It is not your turn.",
     },

@@ -126,7 +126,7 @@ def test_a_rolled_turn_taken_back_stays_in_the_games_log() -> None:
     assert host.post(f"/g/{game.pk}/undo", {"v": game.version}).status_code == 302
     assert not Turn.objects.exists()
     page = Client().get(f"/g/{game.pk}/").content.decode()
-    assert "1 rolled turn taken back" in page
+    assert "1 app-rolled turn undone by the host" in page
     assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
     assert turn.rolls is not None
     assert " ".join(map(str, turn.rolls[0]["dice"])) in page
