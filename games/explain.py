@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.names import possessive
 from games.rules import Effect, Row, RuleSet
 
 
@@ -99,7 +100,11 @@ def undo_question(row: Row, names: Sequence[str], rules: RuleSet) -> str:
     changes = " · ".join(
         f"{names[seat]} {_signed(harm, rules)}" for seat, harm in enumerate(row.cells) if harm
     )
-    params = {"roller": names[row.roller], "total": row.turn.total, "changes": changes}
+    # The genitive is made by the language's own rule ("Lars’s", in Danish "Lars’"), not by
+    # appending an s in the catalogue.
+    params = {"whose": possessive(names[row.roller]), "total": row.turn.total, "changes": changes}
     if changes:
-        return _("Undo %(roller)s’s %(total)s (%(changes)s)?") % params
-    return _("Undo %(roller)s’s %(total)s?") % params
+        # Translators: %(whose)s is the roller's name in the genitive: "Anna’s", "Annas".
+        return _("Undo %(whose)s %(total)s (%(changes)s)?") % params
+    # Translators: %(whose)s is the roller's name in the genitive: "Anna’s", "Annas".
+    return _("Undo %(whose)s %(total)s?") % params

@@ -16,8 +16,8 @@ from datetime import date
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -131,6 +131,29 @@ def join_names(names: Sequence[str], most: int | None = None) -> str:
         return "".join(names)
     # Translators: the last two names of a list, as in "Anna, Ben and Cleo".
     return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# Danish names that end in these letters take only an apostrophe in the genitive.
+DANISH_APOSTROPHE_ONLY = frozenset("sxz")
+
+
+def possessive(name: str) -> str:
+    """A name in the genitive, as the reader's language writes it, for strings such as
+    "Undo %(whose)s 33?".
+
+    English adds ’s to every name: "Anna’s", "Lars’s". Danish adds a bare s ("Annas",
+    "Bens"), but a name ending in s, x or z takes only an apostrophe ("Lars’", "Max’",
+    "Schultz’"), and one that ends in anything but a small letter (a digit, an initial, an
+    emoji) takes ’s ("Bo 2’s", "JP’s"), so that the s cannot be read as part of the name.
+    """
+    if not name or (get_language() or "").split("-")[0] != "da":
+        return f"{name}’s"
+    last = name_key(name[-1])
+    if last in DANISH_APOSTROPHE_ONLY:
+        return f"{name}’"
+    if not name[-1].islower():
+        return f"{name}’s"
+    return f"{name}s"
 
 
 def default_game_name(names: Sequence[str], day: date | None = None) -> str:

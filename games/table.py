@@ -108,6 +108,11 @@ class Table:
         return None if seat is None else self.seats[seat]
 
     @property
+    def unplayable(self) -> bool:
+        """Whether this phone's hand has a greyed card, so the page says a tap explains it."""
+        return any(card.why_not for card in self.hand or ())
+
+    @property
     def winner_names(self) -> str:
         return join_names([self.seats[seat].name for seat in self.view.winners])
 
@@ -201,7 +206,7 @@ def _choice(move: cards.Move, view: cards.CardView) -> Choice:
     card = cards.Card.from_code(move.card)
     if card.is_joker:
         label = (
-            _("Reverse, no colour")
+            _("Reverse – keep the Joker’s colour")
             if move.colour is None
             else _("Reverse, %(colour)s") % {"colour": _colour_name(move.colour)}
         )

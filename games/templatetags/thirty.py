@@ -1,5 +1,5 @@
-"""Template filters for how the pages write things: lists of names, signed numbers and the
-pips of a die."""
+"""Template filters for how the pages write things: lists of names, a name's possessive,
+signed numbers and the pips of a die."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from django import template
 from django.utils.translation import gettext
 
 from games.names import join_names
+from games.names import possessive as name_possessive
 
 register = template.Library()
 
@@ -17,6 +18,12 @@ register = template.Library()
 def and_list(names: Iterable[object]) -> str:
     """{{ names|and_list }}: "Anna, Ben and Cleo", in the reader's language."""
     return join_names([str(name) for name in names])
+
+
+@register.filter
+def possessive(name: object) -> str:
+    """{{ name|possessive }}: "Anna’s", in Danish "Annas" or "Lars’" (games.names.possessive)."""
+    return name_possessive(str(name))
 
 
 @register.filter

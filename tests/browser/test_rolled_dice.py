@@ -19,12 +19,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
 WORDS = {
     "en": {
-        "roll": "Roll the dice here",
+        "roll": "Roll with the app instead",
         "set_aside": "Set aside and roll the rest",
         "not_your_turn": "It is not your turn.",
     },
     "da": {
-        "roll": "Slå terningerne her",
+        "roll": "Slå med appen i stedet",
         "set_aside": "Læg til side, og slå resten",
         "not_your_turn": "Det er ikke din tur.",
     },

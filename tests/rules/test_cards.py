@@ -195,7 +195,7 @@ def test_an_opposite_colour_card_that_would_go_below_0_cannot_be_played() -> Non
 def test_a_card_that_would_pass_30_cannot_be_played() -> None:
     state = table("5H 9C JD", "AH 2H 3H", total=26, colour="red", pile="5D")
     assert legal(state, "5H") == []
-    with pytest.raises(IllegalMoveError, match="That would take the total above 30"):
+    with pytest.raises(IllegalMoveError, match="would take the total to 31 – above 30"):
         state.play(Move("5H"))
     assert table("4H", "2S", total=26, colour="red", pile="5D").play(Move("4H"))[0].deal.total == 30
 

@@ -24,5 +24,5 @@ def test_a_shortfall_spared_by_precise_elimination_says_why_in_both_languages() 
         )
     with translation.override("da"):
         assert explain_row(row, NAMES, rules).startswith(
-            "Ben slog 6 og nåede ikke op på 30: Ben +24 ville nå 30"
+            "Ben slog 6 og nåede ikke op på 30: med +24 ville Ben nå 30"
         )

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.test import Client
 from django.utils import formats, timezone, translation
 
+from games.access import host_cookie_name
 from games.rules import Turn as RuleTurn
 from tests.factories import make_game, play
 
@@ -173,6 +174,19 @@ BAD_DANISH = {
     "terning ramte": "terning fundet",
     "Summen af de beholdte terninger": "Total for de beholdte terninger",
     "Slået i alt": "Turens total",
+    # The second review (card game, history, merge and app-rolled strings).
+    "ss plads": "%(whose)s plads, with games.names.possessive (Lars’ plads)",
+    ")ss ": "%(whose)s, with games.names.possessive (Fortryd Lars’ 33?)",
+    "fortrydelse": "da værten fortrød en tur",
+    "ramte forbi": "ville have ført over 30",
+    "Ramte et slag": "Fandt et slag … ingen terninger",
+    "Hver sejr": "Hver vellykket tur",
+    "sige en farve": "melde en farve",
+    "sagde rød": "meldte rød",
+    "sagde sort": "meldte sort",
+    "trækkene er": "her spiller man kort (træk is drawing from the stock)",
+    "Næste kort møder": "Bunkens farve",
+    "hænderne": "kortene (på hånden)",
 }
 
 
@@ -371,6 +385,57 @@ def test_names_are_listed_as_each_language_lists_them(language: str, expected: l
     names = ["Anna", "Ben", "Cleo", "Dan"]
     with translation.override(language):
         assert [join_names(names[:n]) for n in range(5)] == expected
+
+
+# English adds ’s to every name. Danish adds s, but only an apostrophe after s, x or z, and ’s
+# after anything that is not a small letter, so that the s is not read as part of the name.
+POSSESSIVES = [
+    ("Anna", "Anna’s", "Annas"),
+    ("Ben", "Ben’s", "Bens"),
+    ("Lars", "Lars’s", "Lars’"),
+    ("Anders", "Anders’s", "Anders’"),
+    ("Niels", "Niels’s", "Niels’"),
+    ("LARS", "LARS’s", "LARS’"),
+    ("Max", "Max’s", "Max’"),
+    ("Felix", "Felix’s", "Felix’"),
+    ("Liz", "Liz’s", "Liz’"),
+    ("Schultz", "Schultz’s", "Schultz’"),
+    ("Søren", "Søren’s", "Sørens"),
+    ("Åse", "Åse’s", "Åses"),
+    ("Bo 2", "Bo 2’s", "Bo 2’s"),
+    ("JP", "JP’s", "JP’s"),
+    ("Ｓ", "Ｓ’s", "Ｓ’"),  # fullwidth, as names are compared
+]
+
+
+@pytest.mark.usefixtures("current_translations")
+@pytest.mark.parametrize(("name", "english", "danish"), POSSESSIVES)
+def test_a_name_in_the_genitive_follows_each_language(name: str, english: str, danish: str) -> None:
+    from games.names import possessive
+
+    with translation.override("en"):
+        assert possessive(name) == english
+    with translation.override("da"):
+        assert possessive(name) == danish
+
+
+@pytest.mark.usefixtures("current_translations")
+def test_undo_and_seat_links_write_the_genitive_of_names_ending_in_s(client: Client) -> None:
+    game = play(make_game(players=["Lars", "Anna", "Max"]), RuleTurn(20), RuleTurn(33, 1))
+    client.cookies[host_cookie_name(game)] = game.host_key
+    undo = text_of(client.get(f"/g/{game.pk}/undo", headers=DA).content.decode())
+    assert "Fortryd Annas 33 (Max −1)?" in undo and "Behold turen" in undo
+    english = text_of(client.get(f"/g/{game.pk}/undo").content.decode())
+    assert "Undo Anna’s 33 (Max −1)?" in english
+    play(game, RuleTurn(31, 1))
+    undo = text_of(client.get(f"/g/{game.pk}/undo", headers=DA).content.decode())
+    assert "Fortryd Max’ 31 (Lars −1)?" in undo
+    page = client.get(f"/g/{game.pk}/", headers=DA).content.decode()
+    assert "QR-kode til Lars’ plads" in page and "Kopiér Lars’ link" in page
+    assert "Kopiér Annas link" in page and "Kopiér Max’ link" in page
+    assert "Larss" not in page and "Maxs" not in page
+    deleting = text_of(client.get(f"/g/{game.pk}/delete", headers=DA).content.decode())
+    assert "Behold spillet" in deleting
 
 
 @pytest.mark.usefixtures("current_translations")

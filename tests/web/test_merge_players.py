@@ -134,7 +134,7 @@ def test_the_refusal_and_the_confirmation_speak_danish(client: Client) -> None:
     refused = client.get("/players/Anna/merge?other=Zed", headers=DA).content.decode()
     assert "Ingen ved navn »Zed« har spillet her." in refused
     same = client.get("/players/Anna/merge?other=ANNA", headers=DA).content.decode()
-    assert "»ANNA« er allerede sådan, Anna skrives" in same
+    assert "Anna staves allerede »ANNA«" in same
     asked = client.get("/players/Anna/merge?other=Ana", headers=DA).content.decode()
     assert "Slå »Ana« sammen med Anna?" in asked
     where = client.post("/players/Anna/merge", {"other": "Ana"}, headers=DA)["Location"]

@@ -147,7 +147,7 @@ def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
         version=game.version + 1,
     )
     page = Client().get(f"/g/{game.pk}/").content.decode()
-    assert "1 rolled turn taken back" in page
+    assert "1 app-rolled turn undone by the host" in page
     assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
     assert " ".join(map(str, turn.rolls[0]["dice"])) in page
 

@@ -212,9 +212,15 @@ def resolve(total: int, colour: Colour | None, move: Move) -> tuple[int, Colour]
     _check_shape(card, move)
     new_total = card_total(total, colour, card, move.value)
     if new_total > MAX_TOTAL:
-        raise IllegalMoveError(gettext_noop("That would take the total above 30."))
+        raise IllegalMoveError(
+            gettext_noop("Playing this would take the total to %(total)s – above 30."),
+            total=new_total,
+        )
     if new_total < MIN_TOTAL:
-        raise IllegalMoveError(gettext_noop("That would take the total below 0."))
+        raise IllegalMoveError(
+            gettext_noop("Playing this would take the total to %(total)s – below 0."),
+            total=str(new_total).replace("-", "−"),  # a real minus sign, as the pages write it
+        )
     return new_total, (move.colour or card.colour) if card.is_joker else card.colour
 
 
