@@ -33,14 +33,15 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 
-from games.rules import Position, RuleSet, dice_bot, odds  # noqa: E402
-from games.rules import estimate as estimates  # noqa: E402
+from games.rules.dice import Position, RuleSet, odds  # noqa: E402
+from games.rules.dice import bot as dice_bot  # noqa: E402
+from games.rules.dice import estimate as estimates  # noqa: E402
 
 Keep = Callable[[tuple[int, ...], int], tuple[int, ...]]
 
 COLD = (
     "import time, sys\n"
-    "from games.rules import odds\n"
+    "from games.rules.dice import odds\n"
     "start = time.perf_counter(); cpu = time.process_time()\n"
     "odds.turn_odds({target}, {rule!r})\n"
     "print(time.perf_counter() - start, time.process_time() - cpu)\n"

@@ -20,7 +20,7 @@ from typing import Any
 
 from run import Client, build_game, pct
 
-from games.rules import DiceGame, RuleSet, Turn  # pure Python: no Django needed
+from games.rules.dice import DiceGame, RuleSet, Turn  # pure Python: no Django needed
 
 IMPORT_TURNS = 5_000
 READ_PATHS = (

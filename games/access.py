@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
-from games import guesses, rules
+from games import guesses
 from games.models import Game, Seat, hash_key
+from games.rules import dice as dice_rules
 
 COOKIE_AGE = 60 * 60 * 24 * 365
 # The games this browser created, joined or followed, newest first: its "Your games".
@@ -23,7 +24,7 @@ class Access:
     host: bool = False
     seat: int | None = None  # the seat whose key this browser holds
 
-    def may_play(self, game: Game, position: rules.Position) -> bool:
+    def may_play(self, game: Game, position: dice_rules.Position) -> bool:
         """Whether this browser may enter the turn that is due now."""
         if self.host:
             return True

@@ -27,8 +27,10 @@ from games.access import seat_for_key
 from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
-from games.rules import cards, rolled
-from games.rules.odds import keep_choices, turn_odds
+from games.rules import cards
+from games.rules import dice as dice_rules
+from games.rules.dice import rolled
+from games.rules.dice.odds import keep_choices, turn_odds
 from games.state import State, current_state
 from games.state import game_state as state_of
 from games.translate import rule_error_message
@@ -159,7 +161,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
         seats = [store.Player(n, c) for n, c in zip(names, computers, strict=True)]
         game, host_key = store.create_card_game(name or default_game_name(names), seats, card_rules)
     else:
-        ruleset = rules.RuleSet.from_dict(new.rules.model_dump())
+        ruleset = dice_rules.RuleSet.from_dict(new.rules.model_dump())
         game, host_key = store.create_game(
             name or default_game_name(names),
             names,
@@ -207,7 +209,7 @@ def _judge_rules(raw: object) -> None:
     if raw.get("preset") == "cards":
         cards.CardRules.from_dict(raw)
     else:
-        rules.RuleSet.from_dict(raw)
+        dice_rules.RuleSet.from_dict(raw)
 
 
 @api_view(["GET"])
@@ -301,7 +303,7 @@ def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             422, _("“target” is a seat number from 1 to %(seats)s.") % {"seats": seat_count}
         )
     target = None if new.target is None else new.target - 1
-    turn = rules.Turn(new.total, new.hunt, target, new.heal)
+    turn = dice_rules.Turn(new.total, new.hunt, target, new.heal)
     recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
     return _state_response(state_of(recorded.game), status=201)
 
@@ -487,11 +489,11 @@ def odds_choices(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _odds_rules(request: HttpRequest) -> rules.RuleSet:
+def _odds_rules(request: HttpRequest) -> dice_rules.RuleSet:
     query = {key: request.GET[key] for key in ("set_aside", "target") if key in request.GET}
     # A number the rules refuse is theirs to explain (422); text that is no number is a 400.
     asked = _parse(api_models.OddsQuery, query, judge=lambda: _judge_odds(query))
-    return rules.RuleSet.from_dict(asked.model_dump())
+    return dice_rules.RuleSet.from_dict(asked.model_dump())
 
 
 def _judge_odds(query: dict[str, str]) -> None:
@@ -499,7 +501,7 @@ def _judge_odds(query: dict[str, str]) -> None:
         target = int(query.get("target", "30"))
     except ValueError:
         return
-    rules.RuleSet.from_dict({"target": target, "set_aside": query.get("set_aside", "any")})
+    dice_rules.RuleSet.from_dict({"target": target, "set_aside": query.get("set_aside", "any")})
 
 
 def _answer(

@@ -15,10 +15,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
 from games.names import MAX_GAME_NAME_LENGTH, MAX_NAME_LENGTH
-from games.rules import MAX_PLAYERS, MAX_TOTAL, MIN_PLAYERS, MIN_TOTAL
 from games.rules import cards as card_rules
-from games.rules.dice import DICE, Effect
-from games.rules.ruleset import (
+from games.rules.dice import DICE, MAX_PLAYERS, MAX_TOTAL, MIN_PLAYERS, MIN_TOTAL, Effect
+from games.rules.dice.ruleset import (
     MAX_START_POINTS,
     MAX_TARGET,
     MIN_START_POINTS,

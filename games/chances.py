@@ -29,9 +29,11 @@ from pygal.style import Style
 
 from games.describe import rules_summary
 from games.forms import CreateGameForm
-from games.rules import MAX_PLAYERS, MIN_PLAYERS, Position, RuleError, RuleSet, dice_bot, odds
-from games.rules import estimate as estimates
-from games.rules.ruleset import MAX_TARGET, MIN_TARGET
+from games.rules import RuleError
+from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS, Position, RuleSet, odds
+from games.rules.dice import bot as dice_bot
+from games.rules.dice import estimate as estimates
+from games.rules.dice.ruleset import MAX_TARGET, MIN_TARGET
 from games.translate import rule_error_message
 
 DEFAULT_PLAYERS = 4

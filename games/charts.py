@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from pygal.style import Style
 
-from games import rules
 from games.names import join_names
-from games.rules.ruleset import THIRTY_S_LIMIT
+from games.rules import dice as dice_rules
+from games.rules.dice.ruleset import THIRTY_S_LIMIT
 from games.store import Snapshot, StoredRow
 
 LABEL_CHARS = 14
@@ -304,7 +304,7 @@ def summary(snapshot: Snapshot) -> Summary:
     hits = [
         (stored, stored.row.cells[stored.row.victim])
         for stored in snapshot.rows
-        if stored.row.effect is rules.Effect.HIT
+        if stored.row.effect is dice_rules.Effect.HIT
         and stored.row.victim is not None
         and stored.row.cells[stored.row.victim] > 0
     ]
@@ -326,7 +326,7 @@ def summary(snapshot: Snapshot) -> Summary:
     luckiest = _luckiest(snapshot.rows, names, ruleset)
     failed: dict[int, int] = {}
     for stored in snapshot.rows:
-        if stored.row.effect is rules.Effect.MISSED:
+        if stored.row.effect is dice_rules.Effect.MISSED:
             failed[stored.row.roller] = failed.get(stored.row.roller, 0) + 1
     most_failed = None
     if failed:
@@ -339,14 +339,19 @@ def summary(snapshot: Snapshot) -> Summary:
 
 
 def _luckiest(
-    rows: Sequence[StoredRow], names: Sequence[str], ruleset: rules.RuleSet
+    rows: Sequence[StoredRow], names: Sequence[str], ruleset: dice_rules.RuleSet
 ) -> Highlight | None:
     """The hunt whose catch was least likely: the chance of finding at least that many."""
     best: tuple[Fraction, int, StoredRow] | None = None
     for stored in rows:
         row = stored.row
         found = row.turn.hunt
-        if row.effect is rules.Effect.MISSED or row.turn.heal or not found or row.margin is None:
+        if (
+            row.effect is dice_rules.Effect.MISSED
+            or row.turn.heal
+            or not found
+            or row.margin is None
+        ):
             continue
         if ruleset.counts_up:
             chance = chain_at_least(6, found)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules import RuleSet
 from games.rules.cards import CardRules
+from games.rules.dice import RuleSet
 
 
 def rules_summary(rules: RuleSet) -> list[str]:

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.names import possessive
-from games.rules import Effect, Row, RuleSet
+from games.rules.dice import Effect, Row, RuleSet
 
 
 def explain_row(row: Row, names: Sequence[str], rules: RuleSet) -> str:

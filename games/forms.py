@@ -12,7 +12,8 @@ from games import rules
 from games.lineups import Lineup
 from games.names import PlayerNameError, clean_game_name, clean_player_names, default_game_name
 from games.rules import cards
-from games.rules.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
+from games.rules import dice as dice_rules
+from games.rules.dice.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
 from games.store import Player
 from games.translate import rule_error_message
 
@@ -166,12 +167,12 @@ class CreateGameForm(forms.Form):
         self.players = players if players is not None else [""] * DEFAULT_PLAYERS
         # Which rows the computer plays, in step with `players`.
         self.computers = computers if computers is not None else [False] * len(self.players)
-        self.max_players = rules.MAX_PLAYERS
+        self.max_players = dice_rules.MAX_PLAYERS
         # Rows of the player list an error is about, to mark those fields.
         self.invalid_players: set[int] = set()
         self.cleaned_players: list[str] = []
         self.cleaned_computers: list[bool] = []
-        self.ruleset: rules.RuleSet | None = None
+        self.ruleset: dice_rules.RuleSet | None = None
         self.card_rules: cards.CardRules | None = None
         # How long a game under these rules takes (games.chances), drawn under the rules.
         self.estimate: dict[str, Any] = {}
@@ -204,7 +205,7 @@ class CreateGameForm(forms.Form):
                 self.card_rules = cards.CardRules.from_dict(self._card_rules_dict(data))
                 cards.Tournament.start(self.card_rules, len(self.cleaned_players), "00")
             else:
-                self.ruleset = rules.RuleSet.from_dict(self._rules_dict(data))
+                self.ruleset = dice_rules.RuleSet.from_dict(self._rules_dict(data))
         except rules.RuleError as error:
             raise ValidationError(rule_error_message(error)) from None
         return data
@@ -256,7 +257,7 @@ class CreateGameForm(forms.Form):
         }
 
     @classmethod
-    def initial_from(cls, ruleset: rules.RuleSet) -> dict[str, Any]:
+    def initial_from(cls, ruleset: dice_rules.RuleSet) -> dict[str, Any]:
         """Form values that recreate a rule set: used by rematch and for editing."""
         return {
             "preset": ruleset.preset,

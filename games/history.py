@@ -17,9 +17,9 @@ from django.db.models.functions import Coalesce, Lower, Trim
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
 from games.cache import recall, remember
 from games.models import Cell, Game, Seat
+from games.rules import dice as dice_rules
 
 # The kinds of game the history tells apart; the card game joins this list.
 KINDS = (("thirty", _("Thirty")), ("30s", "30s"), ("cards", _("Thirty, the card game")))
@@ -118,7 +118,7 @@ def _add_up(games: Sequence[Game]) -> list[HistoryEntry]:
         if game.is_cards:
             finished, winners = card_standing(game, sums)
         else:
-            position = rules.Position.from_cell_sums(game.rules, sums)
+            position = dice_rules.Position.from_cell_sums(game.rules, sums)
             finished, winners = position.finished, position.winners
         entries.append(
             HistoryEntry(

@@ -13,8 +13,8 @@ import secrets
 
 from django.db import models
 
-from games.rules import RuleSet
 from games.rules.cards import CardRules
+from games.rules.dice import RuleSet
 
 
 def new_game_id() -> str:

@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.rules import MAX_PLAYERS, MIN_PLAYERS
+from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS
 
 MAX_NAME_LENGTH = 40
 MAX_GAME_NAME_LENGTH = 80

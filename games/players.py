@@ -16,11 +16,11 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
-from games import rules
 from games.cache import remembered
 from games.history import card_standing
 from games.models import Cell, Game, Seat, Turn
 from games.names import MAX_NAME_LENGTH, clean_text, name_key
+from games.rules import dice as dice_rules
 
 
 def player_key(name: str) -> str:
@@ -156,10 +156,10 @@ def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
         game_id: (rolled, beat)
         for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=in_played)
         .values("game_id")
-        .annotate(rolled=Count("id"), beat=Count("id", filter=~Q(effect=rules.Effect.MISSED)))
+        .annotate(rolled=Count("id"), beat=Count("id", filter=~Q(effect=dice_rules.Effect.MISSED)))
         .values_list("game_id", "rolled", "beat")
     }
-    hits = Cell.objects.filter(turn__effect=rules.Effect.HIT, turn__victim=F("seat__position"))
+    hits = Cell.objects.filter(turn__effect=dice_rules.Effect.HIT, turn__victim=F("seat__position"))
     dealt = dict(
         hits.filter(
             Exists(
@@ -185,7 +185,7 @@ def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
         if game.is_cards:
             finished, winners = card_standing(game, sums[game_id])
         else:
-            position = rules.Position.from_cell_sums(game.rules, sums[game_id])
+            position = dice_rules.Position.from_cell_sums(game.rules, sums[game_id])
             finished, winners = position.finished, position.winners
         won = finished and mine[game_id] in winners
         kind = stats.kinds.setdefault(game.preset, KindStats(game.preset))

@@ -15,9 +15,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
-from games.rules import MAX_PLAYERS, MIN_PLAYERS, RuleSet
 from games.rules.cards import CardRules
-from games.rules.ruleset import (
+from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS, RuleSet
+from games.rules.dice.ruleset import (
     MAX_START_POINTS,
     MAX_TARGET,
     MIN_START_POINTS,

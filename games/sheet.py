@@ -8,10 +8,11 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from games import bgstats, charts, rules
+from games import bgstats, charts
 from games.explain import explain_row, undo_question
 from games.models import Game, Seat, Turn
 from games.names import join_names
+from games.rules import dice as dice_rules
 from games.store import Snapshot, StoredRow, load_position, load_rows, load_snapshot
 from games.tray import audit
 
@@ -45,12 +46,12 @@ class SheetRow:
 @dataclass(frozen=True)
 class Sheet:
     game: Game
-    ruleset: rules.RuleSet
+    ruleset: dice_rules.RuleSet
     seats: tuple[SeatColumn, ...]
     rows: tuple[SheetRow, ...]  # all rows, or only the new ones in a live update
     turn_count: int
     last_turn_id: int | None
-    position: rules.Position
+    position: dice_rules.Position
     # What undo asks about the last row, when this sheet was built with it.
     undo_question: str | None = None
     # Whether the last row may be taken back: not when the app rolled it (the undo policy,
@@ -125,7 +126,7 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
 
 
 def sheet_since(
-    game: Game, count: int, last_turn_id: int | None, position: rules.Position | None = None
+    game: Game, count: int, last_turn_id: int | None, position: dice_rules.Position | None = None
 ) -> tuple[Sheet, bool]:
     """The sheet with only the rows a follower does not have yet.
 
@@ -155,7 +156,7 @@ def sheet_since(
 def _sheet(
     game: Game,
     names: Sequence[str],
-    position: rules.Position,
+    position: dice_rules.Position,
     rows: Sequence[StoredRow],
     *,
     turn_count: int,

@@ -14,9 +14,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from games import rules, store
+from games import store
 from games.cache import current_version, peek, remember, remembered
 from games.models import Game, Seat, Secret, Turn
+from games.rules import dice as dice_rules
 
 _GAP = len("}")
 
@@ -124,7 +125,7 @@ def _build(game: Game) -> State:
     return State(game.version, head, log.turns)
 
 
-def _in_progress(game: Game, position: rules.Position) -> dict[str, Any] | None:
+def _in_progress(game: Game, position: dice_rules.Position) -> dict[str, Any] | None:
     turn = store.rolling_turn(game, position)
     if turn is None:
         return None

@@ -23,8 +23,10 @@ from games import claims, rules
 from games.cache import announce, recall, remember
 from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
-from games.rules import cards, dice_bot
-from games.rules import rolled as rolled_dice
+from games.rules import cards, chance
+from games.rules import dice as dice_rules
+from games.rules.dice import bot as dice_bot
+from games.rules.dice import rolled as rolled_dice
 from games.rules.errors import gettext_noop
 
 # A game's length is capped, so that no game (played or imported) grows without bound: a
@@ -54,7 +56,7 @@ class StoredRow:
 
     id: int
     number: int
-    row: rules.Row
+    row: dice_rules.Row
     # The audit trail of a turn the app rolled (`RolledTurn.to_json`); None when typed in.
     rolls: list[dict[str, Any]] | None = None
     hunt_rolls: list[dict[str, Any]] | None = None
@@ -68,17 +70,17 @@ class Snapshot:
     game: Game
     names: tuple[str, ...]
     rows: tuple[StoredRow, ...]
-    position: rules.Position
+    position: dice_rules.Position
 
     @property
-    def rules(self) -> rules.RuleSet:
+    def rules(self) -> dice_rules.RuleSet:
         return self.position.rules
 
 
 def create_game(
     name: str,
     players: Sequence[str],
-    ruleset: rules.RuleSet,
+    ruleset: dice_rules.RuleSet,
     *,
     rematch_of: Game | None = None,
     computers: Iterable[int] = (),
@@ -88,17 +90,17 @@ def create_game(
     Every game gets a secret seed for the dice the app rolls; its SHA-256 is shown from the
     start and the seed once the game is over. `computers` are the seats the computer plays:
     if the first is one, it has played by the time this returns."""
-    rules.Position.start(ruleset, len(players))  # refuses a wrong number of players
+    dice_rules.Position.start(ruleset, len(players))  # refuses a wrong number of players
     computer_seats = frozenset(computers)
     host_key = new_key()
-    seed = cards.new_seed()
+    seed = chance.new_seed()
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
             rules_data=ruleset.to_dict(),
             host_key_hash=hash_key(host_key),
             rematch_of=rematch_of,
-            seed_sha256=cards.seed_sha256(seed),
+            seed_sha256=chance.seed_sha256(seed),
         )
         Secret.objects.create(game=game, seed=seed)
         Seat.objects.bulk_create(
@@ -115,14 +117,14 @@ def create_game(
             for position, player in enumerate(players)
         )
         if computer_seats:
-            position = rules.Position.start(ruleset, len(players))
+            position = dice_rules.Position.start(ruleset, len(players))
             if _computers_roll(game, position, computer_seats, seed) is not None:
                 game = _bump(game, "last_roller", "finished", "turn_count")
     return game, host_key
 
 
 def create_played_game(
-    name: str, players: Sequence[str], ruleset: rules.RuleSet, rows: Sequence[rules.Row]
+    name: str, players: Sequence[str], ruleset: dice_rules.RuleSet, rows: Sequence[dice_rules.Row]
 ) -> tuple[Game, str]:
     """Create a game with rows the rules already replayed (an import): a few queries per
     thousand rows, however long the game, in one transaction."""
@@ -165,7 +167,7 @@ def create_played_game(
             if total:
                 Seat.objects.filter(pk=seat_id).update(cell_sum=total)
         last_roller = rows[-1].roller if rows else None
-        finished = rules.Position.from_cell_sums(ruleset, sums or [0] * len(seat_ids)).finished
+        finished = dice_rules.Position.from_cell_sums(ruleset, sums or [0] * len(seat_ids)).finished
         Game.objects.filter(pk=game.pk).update(
             version=F("version") + len(rows),
             last_roller=last_roller,
@@ -177,11 +179,11 @@ def create_played_game(
     return game, host_key
 
 
-def load_position(game: Game) -> rules.Position:
+def load_position(game: Game) -> dice_rules.Position:
     """The position at the game's version: remembered by the process that wrote it, or
     added up by the database in one query."""
     key = ("position", game.pk, game.version)
-    found: rules.Position | None = recall(key)
+    found: dice_rules.Position | None = recall(key)
     if found is not None:
         return found
     position, version = _add_up_position(game)
@@ -191,7 +193,7 @@ def load_position(game: Game) -> rules.Position:
     return position
 
 
-def _add_up_position(game: Game) -> tuple[rules.Position, int]:
+def _add_up_position(game: Game) -> tuple[dice_rules.Position, int]:
     """The seats' running sums, the last roller and the version they belong to, in one
     statement (one consistent state of the database, however many turns are written
     meanwhile): a handful of rows whatever the length of the game."""
@@ -202,7 +204,7 @@ def _add_up_position(game: Game) -> tuple[rules.Position, int]:
     )
     last_roller, version = rows[0][1], rows[0][2]
     sums = [total for total, _, _ in rows]
-    return rules.Position.from_cell_sums(game.rules, sums, last_roller), version
+    return dice_rules.Position.from_cell_sums(game.rules, sums, last_roller), version
 
 
 def cell_sums(game: Game) -> list[int]:
@@ -220,7 +222,7 @@ def load_snapshot(game: Game) -> Snapshot:
     ruleset = game.rules
     seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
     rows = load_rows(game, ruleset, [seat_id for seat_id, _ in seats])
-    position = rules.Position.start(ruleset, len(seats))
+    position = dice_rules.Position.start(ruleset, len(seats))
     for stored in rows:
         position = position.after(stored.row)
     return Snapshot(game, tuple(name for _, name in seats), tuple(rows), position)
@@ -229,14 +231,14 @@ def load_snapshot(game: Game) -> Snapshot:
 def up_to(snapshot: Snapshot, count: int) -> Snapshot:
     """The game as it stood after its first `count` rows: a step of a replay."""
     rows = snapshot.rows[:count]
-    position = rules.Position.start(snapshot.rules, len(snapshot.names))
+    position = dice_rules.Position.start(snapshot.rules, len(snapshot.names))
     for stored in rows:
         position = position.after(stored.row)
     return Snapshot(snapshot.game, snapshot.names, rows, position)
 
 
 def load_rows(
-    game: Game, ruleset: rules.RuleSet, seat_ids: Sequence[int], *, after: int = 0
+    game: Game, ruleset: dice_rules.RuleSet, seat_ids: Sequence[int], *, after: int = 0
 ) -> list[StoredRow]:
     """The rows numbered above `after`, in one query.
 
@@ -277,10 +279,10 @@ def load_rows(
     for data in turns.values():
         turn_id, number, roller, total, hunt, target, heal, effect_name, victim = data[:9]
         rolls, hunts, seed_index = data[9:]
-        effect = rules.Effect(effect_name)
-        margin = None if effect is rules.Effect.MISSED else total - ruleset.beat_above
-        turn = rules.Turn(total, hunt, target, heal)
-        row = rules.Row(roller, turn, tuple(cells[turn_id]), effect, victim, margin)
+        effect = dice_rules.Effect(effect_name)
+        margin = None if effect is dice_rules.Effect.MISSED else total - ruleset.beat_above
+        turn = dice_rules.Turn(total, hunt, target, heal)
+        row = dice_rules.Row(roller, turn, tuple(cells[turn_id]), effect, victim, margin)
         stored.append(StoredRow(turn_id, number, row, rolls, hunts, seed_index))
     return stored
 
@@ -302,16 +304,16 @@ class Recorded:
     """A stored turn: the game at its new version, the row, and the position after it."""
 
     game: Game
-    row: rules.Row
-    position: rules.Position
+    row: dice_rules.Row
+    position: dice_rules.Position
 
 
 def record_turn(
     game_id: str,
-    turn: rules.Turn,
+    turn: dice_rules.Turn,
     *,
     version: int | None = None,
-    known: rules.Position | None = None,
+    known: dice_rules.Position | None = None,
     seat: int | None = None,
 ) -> Recorded:
     """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
@@ -342,10 +344,10 @@ def record_turn(
 
 def _write_row(
     game: Game,
-    position: rules.Position,
-    turn: rules.Turn,
+    position: dice_rules.Position,
+    turn: dice_rules.Turn,
     rolled: rolled_dice.RolledTurn | None = None,
-) -> tuple[rules.Row, rules.Position]:
+) -> tuple[dice_rules.Row, dice_rules.Position]:
     """Judge a turn and write its row, its cells and the running sums, under the caller's
     lock; `rolled` is the app-rolled turn it came from, whose rolls are kept as its audit
     trail. The caller bumps the version."""
@@ -396,7 +398,7 @@ def roll(
     version: int | None = None,
     seat: int | None = None,
 ) -> Recorded | Game:
-    """One step of a turn with app-rolled dice (see `games.rules.rolled`): the server rolls
+    """One step of a turn with app-rolled dice (see `games.rules.dice.rolled`): the server rolls
     from the game's secret seed. Answers `Recorded` when the step completed the turn (and
     any computer seats have played after it), else the game with its turn in progress.
     Raises like `record_turn`; a refused step changes nothing."""
@@ -425,7 +427,7 @@ def roll(
         raise StaleVersionError from error
 
 
-def rolling_turn(game: Game, position: rules.Position) -> rolled_dice.RolledTurn | None:
+def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.RolledTurn | None:
     """The turn in progress with app-rolled dice, if there is one."""
     if game.rolling is None:
         return None
@@ -449,19 +451,19 @@ def _dice_seed(game: Game) -> str:
     found = Secret.objects.filter(game=game).values_list("seed", flat=True).first()
     if found is not None:
         return found
-    seed = cards.new_seed()
+    seed = chance.new_seed()
     Secret.objects.create(game=game, seed=seed)
-    game.seed_sha256 = cards.seed_sha256(seed)
+    game.seed_sha256 = chance.seed_sha256(seed)
     game.save(update_fields=["seed_sha256"])
     return seed
 
 
 def _computers_roll(
     game: Game,
-    position: rules.Position,
+    position: dice_rules.Position,
     computers: frozenset[int] | None = None,
     seed: str | None = None,
-) -> rules.Position | None:
+) -> dice_rules.Position | None:
     """Play every computer seat whose turn it is, each a whole turn of app-rolled dice
     stored with its audit trail, under the caller's lock. The position after them, or None
     when no computer played."""
@@ -538,7 +540,7 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         sums = (
             Seat.objects.filter(game=game).order_by("position").values_list("cell_sum", flat=True)
         )
-        position = rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
+        position = dice_rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
         _computers_roll(game, position, computers)
         return _bump(
             game, "last_roller", "finished", "turn_count", "undone", "earlier_seeds", "seed_sha256"
@@ -556,9 +558,9 @@ def _fresh_seed(game: Game) -> None:
         *game.earlier_seeds,
         {"seed": secret.seed, "seed_sha256": game.seed_sha256},
     ]
-    secret.seed = cards.new_seed()
+    secret.seed = chance.new_seed()
     secret.save(update_fields=["seed"])
-    game.seed_sha256 = cards.seed_sha256(secret.seed)
+    game.seed_sha256 = chance.seed_sha256(secret.seed)
 
 
 def _remove(game: Game, last: Turn) -> None:
@@ -759,7 +761,7 @@ def create_card_game(
 ) -> tuple[Game, str]:
     """Create a card game with a fresh secret seed; computer seats play at once if it is
     their turn. Returns the game with its host key."""
-    seed = cards.new_seed()
+    seed = chance.new_seed()
     start = cards.Tournament.start(card_rules, len(players), seed)  # refuses a wrong count
     host_key = new_key()
     with transaction.atomic():
@@ -768,7 +770,7 @@ def create_card_game(
             kind="cards",
             rules_data=card_rules.to_dict(),
             host_key_hash=hash_key(host_key),
-            seed_sha256=cards.seed_sha256(seed),
+            seed_sha256=chance.seed_sha256(seed),
             rematch_of=rematch_of,
         )
         Secret.objects.create(game=game, seed=seed)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from games import rules, store
 from games.models import Game
 from games.names import clean_game_name, clean_player_names, default_game_name
+from games.rules import dice as dice_rules
 from games.translate import rule_error_message
 
 FORMAT = "thirty-game"
@@ -101,8 +102,8 @@ def import_game(data: Any) -> tuple[Game, str]:
     try:
         names = clean_player_names(players)
         name = clean_game_name(name)
-        ruleset = rules.RuleSet.from_dict(data.get("rules", {}))
-        replay = rules.DiceGame(ruleset, len(names))
+        ruleset = dice_rules.RuleSet.from_dict(data.get("rules", {}))
+        replay = dice_rules.DiceGame(ruleset, len(names))
         for number, raw in enumerate(turns, start=1):
             turn = _turn(raw)
             row = replay.push(turn)
@@ -118,7 +119,7 @@ def import_game(data: Any) -> tuple[Game, str]:
     return store.create_played_game(name or default_game_name(names), names, ruleset, replay.rows)
 
 
-def _turn(raw: Any) -> rules.Turn:
+def _turn(raw: Any) -> dice_rules.Turn:
     if not isinstance(raw, dict):
         raise GameFileError(_("A turn in this file is not readable."))
     total, hunt, target, heal = (
@@ -132,4 +133,4 @@ def _turn(raw: Any) -> rules.Turn:
             raise GameFileError(_("A turn in this file is not readable."))
     if not isinstance(total, int) or not isinstance(heal, bool):
         raise GameFileError(_("A turn in this file is not readable."))
-    return rules.Turn(total, hunt, target, heal)
+    return dice_rules.Turn(total, hunt, target, heal)

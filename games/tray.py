@@ -2,7 +2,7 @@
 
 Built from the game's turn in progress (`store.rolling_turn`) for the templates: the dice set
 aside so far, the last roll (which the roller taps to set dice aside), the hunt, and, with
-hints on, the exact chance of beating the target after each choice (`games.rules.odds`).
+hints on, the exact chance of beating the target after each choice (`games.rules.dice.odds`).
 Nothing here is secret: every die of a dice game is public.
 """
 
@@ -17,10 +17,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import rules
 from games.models import Game, Turn
-from games.rules import odds
-from games.rules.rolled import Ask, RolledTurn
+from games.rules import dice as dice_rules
+from games.rules.dice import odds
+from games.rules.dice.rolled import Ask, RolledTurn
 
 # Hints list the best few choices: a roll of six dice can offer dozens.
 HINTS_SHOWN = 5
@@ -198,7 +198,7 @@ def percent(chance: Any) -> str:
     return _("%(percent)s%%") % {"percent": round(value)}
 
 
-def before_roll_chance(position: rules.Position) -> str:
+def before_roll_chance(position: dice_rules.Position) -> str:
     """The chance of beating the target in a whole turn, before its first roll."""
     return percent(odds.win_chance(6, 0, position.rules.beat_above, position.rules.set_aside))
 

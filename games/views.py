@@ -65,7 +65,8 @@ from games.links import public_url
 from games.models import Game, Seat
 from games.players import MergeRefused, merge_plan, player_stats
 from games.push import hub
-from games.rules import rolled
+from games.rules import dice as dice_rules
+from games.rules.dice import rolled
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
@@ -229,7 +230,7 @@ def _edit_player_list(
     rows = list(zip(players, computers, strict=True))
     if (lineup := read_lineup(post.get("lineup"))) is not None:
         rows = lineup
-    if "add" in post and len(rows) < rules.MAX_PLAYERS:
+    if "add" in post and len(rows) < dice_rules.MAX_PLAYERS:
         rows.append(("", False))
     # Not "remove": a form's field of that name hides the form's own remove(), which htmx
     # calls to swap the form out.
@@ -411,7 +412,7 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         return HttpResponseForbidden(_("Only the host can enter turns in this game."))
     answers, error = _parse_turn(request.POST)
     version = _int_or_none(request.POST.get("v"))
-    question: rules.Question | None = None
+    question: dice_rules.Question | None = None
     if error is None:
         try:
             position = store.load_position(game)
@@ -419,11 +420,11 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                 raise store.NotYourTurnError
             question = position.ask(answers["total"], answers["heal"], answers["target"])
             if question is None or (
-                question.step is rules.Step.HUNT and answers["hunt"] is not None
+                question.step is dice_rules.Step.HUNT and answers["hunt"] is not None
             ):
                 recorded = store.record_turn(
                     game.pk,
-                    rules.Turn(
+                    dice_rules.Turn(
                         answers["total"], answers["hunt"], answers["target"], bool(answers["heal"])
                     ),
                     version=version,
@@ -491,8 +492,8 @@ def _parse_turn(post: Any) -> tuple[dict[str, Any], str | None]:
     if answers["target"] is not None:
         answers["target"] -= 1  # seats are numbered from 1 on the page
     action = post.get("action")
-    if action in (rules.ATTACK, rules.HEAL):
-        answers["heal"] = action == rules.HEAL
+    if action in (dice_rules.ATTACK, dice_rules.HEAL):
+        answers["heal"] = action == dice_rules.HEAL
     return answers, None
 
 
@@ -934,7 +935,7 @@ def _game_context(
     request: HtmxHttpRequest,
     sheet: Sheet,
     access: Access,
-    question: rules.Question | None = None,
+    question: dice_rules.Question | None = None,
     answers: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     can_play = access.may_play(sheet.game, sheet.position) and not sheet.finished
@@ -966,7 +967,7 @@ def _game_context(
         "target_choices": [
             sheet.seats[seat]
             for seat in (
-                question.options if question and question.step is rules.Step.TARGET else ()
+                question.options if question and question.step is dice_rules.Step.TARGET else ()
             )
             if isinstance(seat, int)
         ],

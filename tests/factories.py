@@ -6,8 +6,9 @@ from typing import Any
 
 import factory
 
-from games import rules, store
+from games import store
 from games.models import Game
+from games.rules import dice as dice_rules
 
 
 class GameFactory(factory.django.DjangoModelFactory):  # type: ignore[type-arg]
@@ -21,13 +22,13 @@ class GameFactory(factory.django.DjangoModelFactory):  # type: ignore[type-arg]
     @classmethod
     def _create(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
         players = kwargs.pop("players", ["Anna", "Ben", "Cleo", "Dan"])
-        ruleset = rules.RuleSet.from_dict(kwargs.pop("rules", {}))
+        ruleset = dice_rules.RuleSet.from_dict(kwargs.pop("rules", {}))
         game, host_key = store.create_game(kwargs.pop("name"), players, ruleset)
         game.host_key = host_key  # type: ignore[attr-defined]
         return game
 
 
-def play(game: Game, *turns: rules.Turn) -> Game:
+def play(game: Game, *turns: dice_rules.Turn) -> Game:
     for turn in turns:
         store.record_turn(game.pk, turn)
     game.refresh_from_db()

@@ -9,7 +9,7 @@ def fill_in(apps, schema_editor):
     from django.db.models import Sum
     from django.db.models.functions import Coalesce
 
-    from games import rules
+    from games.rules import dice as rules
 
     Game = apps.get_model("games", "Game")
     Seat = apps.get_model("games", "Seat")

@@ -1,25 +1,11 @@
 """The rules of the Thirty family of games, in pure Python.
 
-Nothing here imports Django: the web layer parses input, calls these functions and stores
-what they decide. Every kind of game speaks the small protocol in `engine`; the card game
-lives in `games.rules.cards`.
+Nothing here imports Django: the web layer parses input, calls these rules and stores what
+they decide. This face hands on only what every kind of game shares: the engine protocol
+(`State`, `Outcome`), the errors, and the seeds (`chance`). Each kind is a package of its
+own: the dice games in `games.rules.dice`, the card game in `games.rules.cards`.
 """
 
-from .dice import (
-    ATTACK,
-    HEAL,
-    MAX_PLAYERS,
-    MAX_TOTAL,
-    MIN_PLAYERS,
-    MIN_TOTAL,
-    DiceGame,
-    Effect,
-    Position,
-    Question,
-    Row,
-    Step,
-    Turn,
-)
 from .engine import Outcome, State
 from .errors import (
     GameOverError,
@@ -30,19 +16,8 @@ from .errors import (
     NotYourTurnError,
     RuleError,
 )
-from .ruleset import PRESET_KEYS, PRESETS, RuleSet
 
 __all__ = [
-    "ATTACK",
-    "HEAL",
-    "MAX_PLAYERS",
-    "MAX_TOTAL",
-    "MIN_PLAYERS",
-    "MIN_TOTAL",
-    "PRESETS",
-    "PRESET_KEYS",
-    "DiceGame",
-    "Effect",
     "GameOverError",
     "IllegalMoveError",
     "IllegalTurnError",
@@ -50,12 +25,6 @@ __all__ = [
     "InvalidRulesError",
     "NotYourTurnError",
     "Outcome",
-    "Position",
-    "Question",
-    "Row",
     "RuleError",
-    "RuleSet",
     "State",
-    "Step",
-    "Turn",
 ]

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from games import store
-from games.rules import RuleSet, Turn
-from games.rules.rolled import Action
+from games.rules.dice import RuleSet, Turn
+from games.rules.dice.rolled import Action
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language
 

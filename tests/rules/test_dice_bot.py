@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import DiceGame, Position, RuleSet, Turn, dice_bot, odds
+from games.rules.dice import DiceGame, Position, RuleSet, Turn, odds
+from games.rules.dice import bot as dice_bot
 from tests.rules.test_properties import rule_sets
 
 A, B, C = range(3)

@@ -9,8 +9,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import IllegalTurnError, RuleSet, Turn
-from games.rules.dice_engine import DiceState
+from games.rules import IllegalTurnError
+from games.rules.dice import RuleSet, Turn
+from games.rules.dice.engine import DiceState
 from games.rules.engine import State
 
 RULES = st.sampled_from(

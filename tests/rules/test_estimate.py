@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from games.rules import RuleSet, odds
-from games.rules.estimate import Estimate, estimate, simulate
+from games.rules.dice import RuleSet, odds
+from games.rules.dice.estimate import Estimate, estimate, simulate
 
 
 def test_two_players_on_one_point_play_a_geometric_game() -> None:

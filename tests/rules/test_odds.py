@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules.errors import InvalidRulesError
-from games.rules.odds import (
+from games.rules.dice.odds import (
     KeepChoice,
     SetAside,
     best_keep,
@@ -22,6 +21,7 @@ from games.rules.odds import (
     turn_odds,
     win_chance,
 )
+from games.rules.errors import InvalidRulesError
 
 RULES: tuple[SetAside, ...] = ("any", "one")
 TARGETS = range(30, 36)

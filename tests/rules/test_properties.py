@@ -11,8 +11,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import Effect, GameOverError, Position, RuleSet, Step, Turn
-from games.rules.dice import DiceGame, Row
+from games.rules import GameOverError
+from games.rules.dice import DiceGame, Effect, Position, Row, RuleSet, Step, Turn
 
 MAX_TURNS = 3000
 

@@ -23,18 +23,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.rules import (
-    Effect,
-    GameOverError,
-    IllegalTurnError,
-    Position,
-    RuleError,
-    RuleSet,
-    Turn,
-    dice_bot,
-    odds,
-)
-from games.rules.rolled import (
+from games.rules import GameOverError, IllegalTurnError, RuleError
+from games.rules.dice import Effect, Position, RuleSet, Turn, odds
+from games.rules.dice import bot as dice_bot
+from games.rules.dice.rolled import (
     Action,
     Ask,
     HuntRoll,

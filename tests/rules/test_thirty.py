@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import (
-    DiceGame,
-    Effect,
-    GameOverError,
-    IllegalTurnError,
-    InvalidRulesError,
-    Position,
-    RuleSet,
-    Step,
-    Turn,
-)
+from games.rules import GameOverError, IllegalTurnError, InvalidRulesError
+from games.rules.dice import DiceGame, Effect, Position, RuleSet, Step, Turn
 
 ANNA, BEN, CLEO, DAN = range(4)
 

@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.rules import (
-    DiceGame,
-    Effect,
-    IllegalTurnError,
-    InvalidRulesError,
-    Position,
-    RuleSet,
-    Step,
-    Turn,
-)
+from games.rules import IllegalTurnError, InvalidRulesError
+from games.rules.dice import DiceGame, Effect, Position, RuleSet, Step, Turn
 
 A, B, C, D = range(4)
 

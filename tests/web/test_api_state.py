@@ -8,14 +8,15 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import cache, rules, store
+from games import cache, store
 from games.models import Game
+from games.rules import dice as dice_rules
 from tests.factories import make_game, play
 from tests.web.test_sheet_page import count_statements
 
 pytestmark = pytest.mark.django_db
 
-TURNS = [rules.Turn(20), rules.Turn(33, 2), rules.Turn(25), rules.Turn(31, 1)]
+TURNS = [dice_rules.Turn(20), dice_rules.Turn(33, 2), dice_rules.Turn(25), dice_rules.Turn(31, 1)]
 
 
 def state(client: Client, game: Game, query: str = "") -> dict[str, Any]:
@@ -51,7 +52,7 @@ def test_a_new_turn_reads_only_what_is_new_however_long_the_game(client: Client)
     counts = []
     for game in (short, long):
         state(client, game)
-        play(game, rules.Turn(20))
+        play(game, dice_rules.Turn(20))
         with count_statements() as statements:
             state(client, game)
         counts.append(len(statements))
@@ -75,7 +76,7 @@ def test_an_undo_is_seen_in_the_state(client: Client) -> None:
     game = play(make_game(), *TURNS)
     state(client, game)
     store.undo_last_turn(game.pk)
-    play(game, rules.Turn(12))
+    play(game, dice_rules.Turn(12))
     game.refresh_from_db()
     after = state(client, game)
     assert [turn["total"] for turn in after["turns"]] == [20, 33, 25, 12]

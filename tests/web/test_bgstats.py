@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game
-from games.rules import Turn as RuleTurn
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_players import thirty_game, thirty_s_game
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.rules import RuleSet, odds
-from games.rules.estimate import estimate
+from games.rules.dice import RuleSet, odds
+from games.rules.dice.estimate import estimate
 
 DA = {"accept-language": "da"}
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from games import cache, charts, store
 from games.models import Game
-from games.rules import Turn as RuleTurn
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_sheet_page import count_statements
 

@@ -10,8 +10,9 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from games import rules, store
+from games import store
 from games.models import Game, Turn
+from games.rules import dice as dice_rules
 from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +48,7 @@ def run_at_once(work: Callable[[], object]) -> list[object]:
 def test_one_roll_submitted_by_many_phones_is_recorded_once() -> None:
     game = make_game()
     results = run_at_once(
-        lambda: store.record_turn(game.pk, rules.Turn(33, 2), version=game.version)
+        lambda: store.record_turn(game.pk, dice_rules.Turn(33, 2), version=game.version)
     )
     recorded = [r for r in results if isinstance(r, store.Recorded)]
     refused = [r for r in results if isinstance(r, store.StaleVersionError)]
@@ -58,7 +59,7 @@ def test_one_roll_submitted_by_many_phones_is_recorded_once() -> None:
 
 def test_turns_without_a_version_are_serialised_without_skipping_anyone() -> None:
     game = make_game(players=["Anna", "Ben", "Cleo"])
-    results = run_at_once(lambda: store.record_turn(game.pk, rules.Turn(20)))
+    results = run_at_once(lambda: store.record_turn(game.pk, dice_rules.Turn(20)))
     assert all(isinstance(r, store.Recorded) for r in results), results
     turns = list(Turn.objects.filter(game=game).order_by("number").values_list("number", "roller"))
     assert [number for number, _ in turns] == list(range(1, THREADS + 1))
@@ -68,7 +69,7 @@ def test_turns_without_a_version_are_serialised_without_skipping_anyone() -> Non
 def test_undos_racing_each_other_remove_exactly_one_turn_each() -> None:
     game = make_game()
     for _ in range(THREADS // 2):
-        store.record_turn(game.pk, rules.Turn(20))
+        store.record_turn(game.pk, dice_rules.Turn(20))
     version = Game.objects.get(pk=game.pk).version
     results = run_at_once(lambda: store.undo_last_turn(game.pk, version=version))
     assert sum(isinstance(r, Game) for r in results) == 1
@@ -81,7 +82,7 @@ def test_a_turn_number_taken_meanwhile_is_a_409_and_records_nothing(
     """The unique constraint is the last line of defence: should two submits ever get the
     same number, the second is refused with 409, never a server error."""
     game = make_game()
-    store.record_turn(game.pk, rules.Turn(20))
+    store.record_turn(game.pk, dice_rules.Turn(20))
     monkeypatch.setattr(store, "_next_number", lambda game: 1)
     client = Client(raise_request_exception=False)
     response = client.post(
@@ -98,7 +99,7 @@ def test_a_game_stops_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
     game = make_game()
     monkeypatch.setattr(store, "MAX_TURNS", 3)
     for _ in range(3):
-        store.record_turn(game.pk, rules.Turn(20))
+        store.record_turn(game.pk, dice_rules.Turn(20))
     client = Client(raise_request_exception=False)
     response = client.post(
         f"/api/games/{game.pk}/turns",

@@ -14,7 +14,8 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test import AsyncClient, Client, override_settings
 
-from games import cache, push, rules, store
+from games import cache, push, store
+from games.rules import dice as dice_rules
 from games.versions import CHANNEL
 from tests.factories import make_game
 from tests.web.loops import own_loop, own_thread
@@ -51,9 +52,9 @@ def test_it_sends_the_version_now_and_then_every_change(url: str) -> None:
         _, chunks = await open_stream(url.format(game.pk))
         assert await next_chunk(chunks) == event(1)
         record = sync_to_async(store.record_turn, thread_sensitive=False)
-        await record(game.pk, rules.Turn(20))
+        await record(game.pk, dice_rules.Turn(20))
         assert await next_chunk(chunks) == event(2)
-        await record(game.pk, rules.Turn(33, 1))
+        await record(game.pk, dice_rules.Turn(33, 1))
         assert await next_chunk(chunks) == event(3)
 
     run()

@@ -6,7 +6,7 @@ import pytest
 from django.utils import translation
 
 from games.explain import explain_row
-from games.rules import DiceGame, RuleSet, Turn
+from games.rules.dice import DiceGame, RuleSet, Turn
 
 NAMES = ("Anna", "Ben")
 

@@ -10,11 +10,12 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from games import cache, rules, store
+from games import cache, store
 from games.access import host_cookie_name
 from games.models import Game, Seat, Turn
 from games.names import name_key
-from games.rules import Turn as RuleTurn
+from games.rules import dice as dice_rules
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_sheet_page import count_statements
 
@@ -70,7 +71,7 @@ def test_the_store_keeps_whether_a_game_is_over(games: dict[str, Game]) -> None:
 def _many_games(count: int) -> None:
     """`count` played games with two seats and one turn each, built in bulk."""
     now = timezone.now()
-    ruleset = rules.RuleSet().to_dict()
+    ruleset = dice_rules.RuleSet().to_dict()
     new = Game.objects.bulk_create(
         Game(
             id=f"bulk{number:06d}",

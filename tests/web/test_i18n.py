@@ -20,7 +20,7 @@ from django.test import Client
 from django.utils import formats, timezone, translation
 
 from games.access import host_cookie_name
-from games.rules import Turn as RuleTurn
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 
 ROOT = Path(settings.BASE_DIR)
@@ -422,7 +422,7 @@ def test_a_name_in_the_genitive_follows_each_language(name: str, english: str, d
 @pytest.mark.usefixtures("current_translations")
 def test_undo_and_seat_links_write_the_genitive_of_names_ending_in_s(client: Client) -> None:
     game = play(make_game(players=["Lars", "Anna", "Max"]), RuleTurn(20), RuleTurn(33, 1))
-    client.cookies[host_cookie_name(game)] = game.host_key
+    client.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
     undo = text_of(client.get(f"/g/{game.pk}/undo", headers=DA).content.decode())
     assert "Fortryd Annas 33 (Max −1)?" in undo and "Behold turen" in undo
     english = text_of(client.get(f"/g/{game.pk}/undo").content.decode())

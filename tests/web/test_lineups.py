@@ -12,8 +12,8 @@ from django.test import Client
 from games import cache, store
 from games.lineups import Lineup, read_lineup, recent_lineups
 from games.models import Game
-from games.rules import Turn as RuleTurn
 from games.rules import cards
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_sheet_page import count_statements
 

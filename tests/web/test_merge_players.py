@@ -9,7 +9,7 @@ from django.test import Client, override_settings
 from games import cache
 from games.models import Game, Seat
 from games.players import COUNTS, PlayerStats, player_stats
-from games.rules import Turn as RuleTurn
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_players import thirty_game, thirty_s_game
 

@@ -14,7 +14,7 @@ from django.urls import URLPattern
 from games import api_models
 from games.openapi import openapi_schema
 from games.rules import cards
-from games.rules.ruleset import PRESET_KEYS
+from games.rules.dice.ruleset import PRESET_KEYS
 from tests.openapi_check import CheckedClient, check_answer
 from thirty.urls import urlpatterns
 

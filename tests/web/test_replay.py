@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games.rules import Turn as RuleTurn
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_players import thirty_game
 from tests.web.test_sheet_page import count_statements

@@ -8,10 +8,11 @@ import re
 import pytest
 from django.test import Client
 
-from games import cache, rules, store
+from games import cache, store
 from games.access import host_cookie_name
 from games.models import Game, Secret, Turn
-from games.rules.odds import keep_choices
+from games.rules import dice as dice_rules
+from games.rules.dice.odds import keep_choices
 from tests.factories import make_game, play
 from tests.web.test_seats import ANNA, BEN, seat_phone
 from tests.web.test_sheet_page import count_statements
@@ -98,9 +99,9 @@ def test_the_odds_show_only_when_the_host_switches_them_on_and_are_exact() -> No
 
 
 def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
-    game, _ = store.create_game("Duel", ["Anna", "Robot"], rules.RuleSet(), computers=[1])
+    game, _ = store.create_game("Duel", ["Anna", "Robot"], dice_rules.RuleSet(), computers=[1])
     host = Client()
-    store.record_turn(game.pk, rules.Turn(20))
+    store.record_turn(game.pk, dice_rules.Turn(20))
     robot = Turn.objects.get(roller=1)
     assert robot.rolls is not None
     page = host.get(f"/g/{game.pk}/").content.decode()
@@ -155,7 +156,7 @@ def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
 def test_a_roll_costs_the_same_queries_at_turn_300_as_at_turn_3() -> None:
     def statements_for(turns: int) -> int:
         game = make_game(rules={"start_points": 99})
-        play(game, *[rules.Turn(20)] * turns)
+        play(game, *[dice_rules.Turn(20)] * turns)
         host = host_of(game)
         cache.clear()
         with count_statements() as statements:

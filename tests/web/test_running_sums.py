@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from games import rules, store
+from games import store
 from games.models import Game, Seat
+from games.rules import dice as dice_rules
 from tests.factories import make_game, play
 from tests.web.test_sheet_page import count_statements
 
 pytestmark = pytest.mark.django_db
 
-TURNS = [rules.Turn(33, 2), rules.Turn(20), rules.Turn(31, 1), rules.Turn(35, 3), rules.Turn(12)]
+TURNS = [
+    dice_rules.Turn(33, 2),
+    dice_rules.Turn(20),
+    dice_rules.Turn(31, 1),
+    dice_rules.Turn(35, 3),
+    dice_rules.Turn(12),
+]
 
 
 def kept(game: Game) -> list[int]:
@@ -21,7 +28,7 @@ def kept(game: Game) -> list[int]:
     )
 
 
-def resumed(game: Game) -> rules.Position:
+def resumed(game: Game) -> dice_rules.Position:
     game.refresh_from_db()
     position, version = store._add_up_position(game)
     assert version == game.version  # read with the version it belongs to
@@ -43,7 +50,7 @@ def test_the_sums_follow_every_turn_and_undo() -> None:
 
 
 def test_a_position_is_resumed_in_one_statement_however_long_the_game() -> None:
-    game = play(make_game(), *TURNS[:2], *(rules.Turn(20) for _ in range(100)))
+    game = play(make_game(), *TURNS[:2], *(dice_rules.Turn(20) for _ in range(100)))
     with count_statements() as statements:
         position, _version = store._add_up_position(game)
     assert len(statements) == 1

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from games import cache, store
 from games.access import host_cookie_name
 from games.models import Game, Turn
-from games.rules import Turn as RuleTurn
+from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import rules
 from games.access import host_cookie_name
 from games.models import Game
+from games.rules import dice as dice_rules
 from games.store import MAX_TURNS
 from games.transfer import GameFileError, export_game, import_game
 from tests.factories import make_game, play
@@ -27,10 +27,10 @@ def played_game() -> Game:
     )
     return play(
         game,
-        rules.Turn(26),
-        rules.Turn(33, hunt=2, target=0),
-        rules.Turn(35, heal=True),
-        rules.Turn(30),
+        dice_rules.Turn(26),
+        dice_rules.Turn(33, hunt=2, target=0),
+        dice_rules.Turn(35, heal=True),
+        dice_rules.Turn(30),
     )
 
 
@@ -92,8 +92,8 @@ def test_importing_through_the_page_makes_the_importer_host(client: Client) -> N
 
 def long_export(turns: int) -> dict[str, Any]:
     """An export of a game of `turns` failed rolls, built without the database."""
-    replay = rules.DiceGame(rules.RuleSet.from_dict({}), 3)
-    rows = [replay.push(rules.Turn(20)) for _ in range(turns)]
+    replay = dice_rules.DiceGame(dice_rules.RuleSet.from_dict({}), 3)
+    rows = [replay.push(dice_rules.Turn(20)) for _ in range(turns)]
     return {
         "format": "thirty-game",
         "format_version": 1,
@@ -157,6 +157,6 @@ def test_a_deeply_nested_file_is_refused(client: Client, body: bytes) -> None:
 def test_names_that_look_like_formulas_are_text_in_the_csv(client: Client) -> None:
     names = ["=1+1", "+Ben", "-Cleo", "@Dan", "\tEve", "Finn"]
     game = make_game(players=names)
-    play(game, rules.Turn(20))
+    play(game, dice_rules.Turn(20))
     header = client.get(f"/g/{game.pk}/sheet.csv").content.decode().splitlines()[0]
     assert header == "#,Roll,'=1+1,'+Ben,'-Cleo,'@Dan,'\tEve,Finn"

@@ -4,6 +4,7 @@ Start with `Tournament.start(rules, seats, seed)` (or `replay(rules, seats, seed
 ask `legal_moves()`, `play(move)` and show only `view(seat)`.
 """
 
+from ..chance import Seed, new_seed, seed_sha256
 from .bot import choose_move, random_move
 from .deck import (
     ALL_CODES,
@@ -18,9 +19,6 @@ from .deck import (
     Card,
     CardRules,
     Colour,
-    Seed,
-    new_seed,
-    seed_sha256,
     shuffled,
 )
 from .game import (

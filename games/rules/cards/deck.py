@@ -11,14 +11,13 @@ deal and check it against `seed_sha256(seed)`, which is shown from the start.
 
 from __future__ import annotations
 
-import hashlib
-import random
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Literal
 
+from .. import chance
+from ..chance import Seed
 from ..errors import InvalidMoveError, InvalidRulesError, gettext_noop
 
 Colour = Literal["red", "black"]
@@ -166,28 +165,6 @@ def _deck(fewer_jacks: bool, queens: bool) -> tuple[Card, ...]:
 
 # -- seeds and shuffles -------------------------------------------------------------------
 
-Seed = bytes | str
-
-
-def new_seed() -> str:
-    """A fresh secret seed, as 32 hex digits."""
-    return secrets.token_hex(16)
-
-
-def seed_bytes(seed: Seed) -> bytes:
-    """The seed as bytes: a `str` is read as hex."""
-    if isinstance(seed, bytes):
-        return seed
-    try:
-        return bytes.fromhex(seed)
-    except ValueError:
-        raise InvalidRulesError(gettext_noop("The seed must be written in hex digits.")) from None
-
-
-def seed_sha256(seed: Seed) -> str:
-    """The public commitment to a seed: SHA-256 of its bytes, in hex."""
-    return hashlib.sha256(seed_bytes(seed)).hexdigest()
-
 
 def shuffled(cards: tuple[Card, ...], seed: Seed, deal: int, restock: int = 0) -> tuple[Card, ...]:
     """`cards` shuffled for deal `deal` (from 1), or for restock `restock` (from 1) within it.
@@ -196,7 +173,6 @@ def shuffled(cards: tuple[Card, ...], seed: Seed, deal: int, restock: int = 0) -
     but its top card, bottom first.
     """
     label = f":deal:{deal}" if restock == 0 else f":deal:{deal}:restock:{restock}"
-    rng = random.Random(hashlib.sha256(seed_bytes(seed) + label.encode()).digest())
     order = list(cards)
-    rng.shuffle(order)
+    chance.rng(seed, label).shuffle(order)
     return tuple(order)

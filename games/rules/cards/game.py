@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, fields
 from functools import cache
 from typing import Any, ClassVar, Literal, cast
 
+from ..chance import Seed, seed_bytes, seed_sha256
 from ..engine import Outcome
 from ..errors import (
     GameOverError,
@@ -56,9 +57,6 @@ from .deck import (
     Card,
     CardRules,
     Colour,
-    Seed,
-    seed_bytes,
-    seed_sha256,
     shuffled,
 )
 

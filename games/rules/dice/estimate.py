@@ -22,8 +22,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from . import dice_bot
-from .dice import DICE, Position
+from . import bot as dice_bot
+from .game import DICE, Position
 from .odds import _triangle
 from .ruleset import RuleSet
 

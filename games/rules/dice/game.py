@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from .errors import GameOverError, IllegalTurnError, InvalidRulesError, gettext_noop
+from ..errors import GameOverError, IllegalTurnError, InvalidRulesError, gettext_noop
 from .ruleset import THIRTY_S_LIMIT, RuleSet
 
 DICE = 6

@@ -38,9 +38,9 @@ from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 from math import comb, lcm
 
+from ..errors import IllegalTurnError, gettext_noop
 from . import odds
-from .dice import DICE, Effect, Position, Step, Turn
-from .errors import IllegalTurnError, gettext_noop
+from .game import DICE, Effect, Position, Step, Turn
 from .rolled import Action, Ask, RolledTurn
 from .ruleset import THIRTY_S_LIMIT, RuleSet
 

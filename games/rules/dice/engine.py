@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dice import HEAL, Position, Row, Step, Turn
-from .engine import Outcome
+from ..engine import Outcome
+from .game import HEAL, Position, Row, Step, Turn
 from .ruleset import RuleSet
 
 

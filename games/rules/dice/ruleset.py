@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
-from .errors import InvalidRulesError, gettext_noop
+from ..errors import InvalidRulesError, gettext_noop
 
 Preset = Literal["thirty", "30s"]
 SetAside = Literal["any", "one"]

@@ -13,16 +13,15 @@ player understands, and leaves the turn as it was.
 
 from __future__ import annotations
 
-import hashlib
-import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from .dice import DICE, Position, Step, Turn
-from .errors import IllegalTurnError, gettext_noop
+from .. import chance
+from ..errors import IllegalTurnError, gettext_noop
+from .game import DICE, Position, Step, Turn
 
 SIDES = 6
 
@@ -308,8 +307,7 @@ def act(turn: RolledTurn, action: Action, roller: Roller) -> RolledTurn:
 def seeded_dice(seed: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
     """The dice of roll `step` of turn number `turn`, from the game's secret seed: anyone given
     the seed after the game can roll every turn again and compare."""
-    label = f":turn:{turn}:roll:{step}".encode()
-    rng = random.Random(hashlib.sha256(seed + label).digest())
+    rng = chance.rng(seed, f":turn:{turn}:roll:{step}")
     return tuple(rng.randint(1, SIDES) for _ in range(count))
 
 

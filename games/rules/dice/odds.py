@@ -42,7 +42,7 @@ from itertools import combinations_with_replacement, product
 from math import factorial, prod
 from typing import Literal, TypeGuard
 
-from .errors import InvalidRulesError, gettext_noop
+from ..errors import InvalidRulesError, gettext_noop
 
 SetAside = Literal["any", "one"]
 

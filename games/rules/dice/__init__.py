@@ -1,0 +1,52 @@
+"""The dice games Thirty and 30s, in pure Python: rule sets, typed-in and app-rolled turns,
+exact odds, the computer player and the game-length estimate.
+
+A game is a `Position` (the points and whose turn it is) and `Position.play(turn)` writes a
+`Row`; `DiceState` (`engine`) is the same game behind the engine protocol of `games.rules`.
+"""
+
+from . import bot, estimate, odds, rolled
+from .engine import DiceState
+from .game import (
+    ATTACK,
+    DICE,
+    HEAL,
+    MAX_PLAYERS,
+    MAX_TOTAL,
+    MIN_PLAYERS,
+    MIN_TOTAL,
+    DiceGame,
+    Effect,
+    Position,
+    Question,
+    Row,
+    Step,
+    Turn,
+)
+from .ruleset import PRESET_KEYS, PRESETS, THIRTY_S_LIMIT, RuleSet
+
+__all__ = [
+    "ATTACK",
+    "DICE",
+    "HEAL",
+    "MAX_PLAYERS",
+    "MAX_TOTAL",
+    "MIN_PLAYERS",
+    "MIN_TOTAL",
+    "PRESETS",
+    "PRESET_KEYS",
+    "THIRTY_S_LIMIT",
+    "DiceGame",
+    "DiceState",
+    "Effect",
+    "Position",
+    "Question",
+    "Row",
+    "RuleSet",
+    "Step",
+    "Turn",
+    "bot",
+    "estimate",
+    "odds",
+    "rolled",
+]
