@@ -157,6 +157,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
     except ValidationError as error:
         raise ApiError(400, error.messages[0]) from None
     if isinstance(new.rules, api_models.CardRules):
+        if new.table_dice:
+            raise ApiError(422, _("“table_dice” belongs to the dice games."))
         card_rules = cards.CardRules.from_dict(new.rules.model_dump())
         seats = [store.Player(n, c) for n, c in zip(names, computers, strict=True)]
         game, host_key = store.create_card_game(name or default_game_name(names), seats, card_rules)
@@ -167,6 +169,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
             names,
             ruleset,
             computers=[seat for seat, computer in enumerate(computers) if computer],
+            table_dice=new.table_dice,
         )
     # Each seat's link key, for the host to hand out (none for a computer): a card game's
     # can only claim its seat.
@@ -329,7 +332,7 @@ def roll(request: HttpRequest, game_id: str) -> HttpResponse:
         hunt=new.hunt,
         stop=new.stop,
     )
-    done = store.roll(game.pk, action, version=new.version, seat=seat)
+    done = store.roll(game.pk, action, version=new.version, seat=seat, part=new.part)
     return _state_response(state_of(done.game if isinstance(done, store.Recorded) else done))
 
 

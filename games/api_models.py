@@ -136,6 +136,13 @@ class NewGame(Request):
         Field(description=f"At most {MAX_GAME_NAME_LENGTH} characters after trimming"),
     ] = ""
     rules: Rules = Field(default_factory=ThirtyRules)
+    table_dice: Annotated[
+        bool,
+        Field(
+            description="Dice made by the whole table (dice games): every roll mixes the"
+            " server's seed with a part from the phone asking for it"
+        ),
+    ] = False
 
 
 class NewTurn(Request):
@@ -179,6 +186,14 @@ class NewRoll(Request):
     )
     stop: Annotated[bool, Field(description="30s weaker attacks: stop the chain")] = False
     version: Annotated[int | None, Field(description="The version last seen")] = None
+    part: Annotated[
+        str | None,
+        Field(
+            description="With table_dice: HMAC-SHA256 under this phone's secret of"
+            ' "thirty:part:v:<version>", in hex (the version is required then)',
+            pattern="^[0-9a-f]{64}$",
+        ),
+    ] = None
 
 
 class NewMove(Request):
@@ -303,6 +318,7 @@ class GameState(Answer):
     turn_in_progress: TurnInProgress | None = None
     undone_turns: list[UndoneTurn] = []
     hints: Annotated[bool, Field(description="Whether the roller's phone shows the odds")] = False
+    table_dice: Annotated[bool, Field(description="Whether the table makes the dice")] = False
     seed_sha256: Annotated[
         str, Field(description="SHA-256 of the secret seed of the dice the app rolls")
     ] = ""

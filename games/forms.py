@@ -76,6 +76,14 @@ class CreateGameForm(forms.Form):
             "Points aimed at a player who is out disappear instead of going on to the next player."
         ),
     )
+    table_dice = forms.BooleanField(
+        label=gettext_lazy("Dice made by the whole table"),
+        required=False,
+        help_text=gettext_lazy(
+            "For the dice the app rolls: every phone adds a secret of its own, so that nobody,"
+            " the host included, can choose or foresee a die. A check page proves it at the end."
+        ),
+    )
     hunt_margin = forms.BooleanField(
         label=gettext_lazy("Hunt with as many dice as the margin"),
         required=False,

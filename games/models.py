@@ -96,6 +96,9 @@ class Game(models.Model):
     # Seeds shown when the game ended, before an undo reopened it with a fresh one
     # ({"seed", "seed_sha256"}): public, so that every earlier roll can still be checked.
     earlier_seeds = models.JSONField(default=list, blank=True)
+    # The dice are made by the whole table: every roll mixes the server's seed with a part
+    # from the phone that asked for it (`TablePart`, `TableRoll`). Off by default.
+    table_dice = models.BooleanField(default=False)
 
     everything = models.Manager()  # deleted games too: only for restoring them
     objects = LiveGames()
@@ -265,3 +268,48 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} move {self.number}"
+
+
+class TablePart(models.Model):
+    """One phone's share in a game whose dice the whole table makes: the SHA-256 of a secret
+    the phone keeps, shown to everyone before the first roll, and the secret once the phone
+    reveals it at the end. Public, like every die."""
+
+    game = models.ForeignKey(Game, related_name="table_parts", on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # null: the host's phone
+    commitment = models.CharField(max_length=64)
+    secret = models.CharField(max_length=64, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("created_at",)
+        constraints = (
+            models.UniqueConstraint(fields=["game", "seat"], name="table_part_per_seat"),
+            models.UniqueConstraint(
+                fields=["game"], condition=models.Q(seat__isnull=True), name="table_part_host"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.game_id} part of {self.seat}"
+
+
+class TableRoll(models.Model):
+    """Which phone's part rolled one roll of a table's dice, and the label it was made for:
+    with the revealed secret, anyone checks the part, then the dice."""
+
+    game = models.ForeignKey(Game, related_name="table_rolls", on_delete=models.CASCADE)
+    number = models.PositiveIntegerField()  # the turn
+    step = models.PositiveSmallIntegerField()  # the roll within it, the hunt's counted after
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # whose part; null: host
+    label = models.CharField(max_length=40)
+    part = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ("number", "step")
+        constraints = (
+            models.UniqueConstraint(fields=["game", "number", "step"], name="table_roll_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.game_id} #{self.number} roll {self.step}"

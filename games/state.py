@@ -114,6 +114,7 @@ def _build(game: Game) -> State:
             "turn_in_progress": _in_progress(game, position),
             "undone_turns": [_numbered(entry) for entry in game.undone],
             "hints": game.hints,
+            "table_dice": game.table_dice,
             "seed_sha256": game.seed_sha256,
             "earlier_seeds": game.earlier_seeds,
             # The seed shows once the game is over, so that anyone can roll every turn again.

@@ -7,8 +7,9 @@ client last saw, and bumps the version, so two phones can never record one roll 
 
 from __future__ import annotations
 
+import hmac
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
@@ -21,7 +22,19 @@ from django.utils import timezone
 
 from games import claims, rules
 from games.cache import announce, recall, remember
-from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
+from games.models import (
+    Cell,
+    Game,
+    Move,
+    Seat,
+    Secret,
+    TablePart,
+    TableRoll,
+    Turn,
+    hash_key,
+    new_key,
+    seat_key,
+)
 from games.names import name_key
 from games.rules import cards, chance
 from games.rules import dice as dice_rules
@@ -84,6 +97,7 @@ def create_game(
     *,
     rematch_of: Game | None = None,
     computers: Iterable[int] = (),
+    table_dice: bool = False,
 ) -> tuple[Game, str]:
     """Create a game and return it with its host key, which is never stored in clear.
 
@@ -101,6 +115,7 @@ def create_game(
             host_key_hash=hash_key(host_key),
             rematch_of=rematch_of,
             seed_sha256=chance.seed_sha256(seed),
+            table_dice=table_dice,
         )
         Secret.objects.create(game=game, seed=seed)
         Seat.objects.bulk_create(
@@ -315,6 +330,7 @@ def record_turn(
     version: int | None = None,
     known: dice_rules.Position | None = None,
     seat: int | None = None,
+    part: str | None = None,
 ) -> Recorded:
     """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
     `StaleVersionError`, `NotYourTurnError`, `TurnInProgressError` or `Game.DoesNotExist`; on
@@ -333,7 +349,8 @@ def record_turn(
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             row, after = _write_row(game, position, turn)
-            after = _computers_roll(game, after) or after
+            dice = _chance(game, seat, part, version, required=False)
+            after = _computers_roll(game, after, dice=dice) or after
             game = _bump(game, "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
@@ -397,11 +414,13 @@ def roll(
     *,
     version: int | None = None,
     seat: int | None = None,
+    part: str | None = None,
 ) -> Recorded | Game:
     """One step of a turn with app-rolled dice (see `games.rules.dice.rolled`): the server rolls
-    from the game's secret seed. Answers `Recorded` when the step completed the turn (and
-    any computer seats have played after it), else the game with its turn in progress.
-    Raises like `record_turn`; a refused step changes nothing."""
+    from the game's secret seed, mixed, where the table makes the dice, with the `part` of the
+    phone asking (the host's when `seat` is None). Answers `Recorded` when the step completed
+    the turn (and any computer seats have played after it), else the game with its turn in
+    progress. Raises like `record_turn`; a refused step changes nothing."""
     try:
         with transaction.atomic():
             game = _lock(game_id, version)
@@ -409,22 +428,83 @@ def roll(
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             turn = rolled_dice.RolledTurn.from_json(position, game.rolling or {})
-            seed = _dice_seed(game)
-            number = game.turn_count + 1
-            turn = rolled_dice.act(
-                turn, action, lambda step, count: _seeded(seed, number, step, count)
-            )
+            dice = _chance(game, seat, part, version, required=True)
+            turn = rolled_dice.act(turn, action, dice.roller(game.turn_count + 1))
             if turn.ask() is not None:
                 game.rolling = turn.to_json()
                 return _bump(game, "rolling")
             game.rolling = None
             row, after = _write_row(game, position, turn.turn(), turn)
-            after = _computers_roll(game, after) or after
+            after = _computers_roll(game, after, dice=dice) or after
             game = _bump(game, "rolling", "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
         raise StaleVersionError from error
+
+
+@dataclass(frozen=True)
+class Chance:
+    """Where the dice of a request come from: the game's secret seed and, in a game whose dice
+    the whole table makes, the part of the phone that asked (`games.rules.chance`). An empty
+    part is the server's seed alone: a computer's turn that no phone's request led to."""
+
+    game: Game
+    seed: str
+    part: str = ""
+    seat: int | None = None  # whose part: None for the host's phone
+    label: str = ""
+
+    def roller(self, number: int) -> Callable[[int, int], tuple[int, ...]]:
+        """The dice of turn `number`, roll by roll; at a table's dice, each roll is logged with
+        the part that made it."""
+        if not self.game.table_dice:
+            return partial(_seeded, self.seed, number)
+
+        def roll(step: int, count: int) -> tuple[int, ...]:
+            TableRoll.objects.create(
+                game=self.game,
+                number=number,
+                step=step,
+                seat=self.seat,
+                label=self.label,
+                part=self.part,
+            )
+            return rolled_dice.table_dice(
+                bytes.fromhex(self.seed), bytes.fromhex(self.part), number, step, count
+            )
+
+        return roll
+
+
+NO_PART = gettext_noop(
+    "This game's dice are made by the whole table, and this phone's part did not come with the"
+    " roll. Reload the page and roll again."
+)
+NOT_AT_TABLE = gettext_noop(
+    "This phone has not joined the table's dice: reload the page, which joins it, and roll again."
+)
+
+
+def _chance(
+    game: Game, seat: int | None, part: str | None, version: int | None, *, required: bool
+) -> Chance:
+    """The dice of a request by the host (`seat` None) or a seat. At a table's dice, a part is
+    required for a person's roll (`required`); a request without one leaves the computers that
+    follow it the server's seed alone."""
+    seed = _dice_seed(game)
+    if not game.table_dice:
+        return Chance(game, seed)
+    valid = part is not None and len(part) == 64 and all(c in "0123456789abcdef" for c in part)
+    if not valid or version is None:
+        if required:
+            raise rules.IllegalTurnError(NO_PART)
+        return Chance(game, seed)
+    if not TablePart.objects.filter(game=game, seat=seat).exists():
+        if required:
+            raise rules.IllegalTurnError(NOT_AT_TABLE)
+        return Chance(game, seed)
+    return Chance(game, seed, cast(str, part), seat, f"v:{version}")
 
 
 def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.RolledTurn | None:
@@ -463,10 +543,12 @@ def _computers_roll(
     position: dice_rules.Position,
     computers: frozenset[int] | None = None,
     seed: str | None = None,
+    dice: Chance | None = None,
 ) -> dice_rules.Position | None:
     """Play every computer seat whose turn it is, each a whole turn of app-rolled dice
     stored with its audit trail, under the caller's lock. The position after them, or None
-    when no computer played."""
+    when no computer played. `dice` is where the dice come from: in a game whose dice the
+    table makes, the part of the phone whose request the computers follow."""
     if computers is None:
         computers = frozenset(
             Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
@@ -481,7 +563,8 @@ def _computers_roll(
             break  # a game of computers alone stops at the cap, like any other
         turn = rolled_dice.RolledTurn(position)
         turn_plan = dice_bot.plan(position)
-        roller_of_turn = partial(_seeded, seed, number)
+        dice = dice or Chance(game, seed)
+        roller_of_turn = dice.roller(number)
         while turn.ask() is not None:
             turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
         _, position = _write_row(game, position, turn.turn(), turn)
@@ -490,6 +573,10 @@ def _computers_roll(
 
 
 # The undo policy's refusals (see `undo_last_turn`).
+TABLE_DICE_SHOWN = gettext_noop(
+    "The table made this game's dice, and every phone's secret was shown at the end: the game"
+    " cannot be reopened. Start a rematch to play on."
+)
 ROLLED_TURN_STAYS = gettext_noop(
     "The app rolled this turn, and everyone saw its dice: it cannot be taken back and rolled"
     " again. Correct the score with the next turns, or start a rematch."
@@ -509,6 +596,10 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         game = _lock(game_id, version)
         if game.rolling is not None:
             raise TurnInProgressError
+        if game.finished and game.table_dice:
+            # Every phone's secret is shown at the end: reopened, the parts to come could be
+            # foreseen by anyone.
+            raise rules.IllegalTurnError(TABLE_DICE_SHOWN)
         if game.finished and not game.is_cards:
             _fresh_seed(game)
         computers = frozenset(
@@ -607,7 +698,12 @@ def start_rematch(game: Game) -> tuple[Game, str]:
             names = [name for name, _ in seats]
             computers = [seat for seat, (_, computer) in enumerate(seats) if computer]
             new_game, host_key = create_game(
-                old.name, names, old.rules, rematch_of=old, computers=computers
+                old.name,
+                names,
+                old.rules,
+                rematch_of=old,
+                computers=computers,
+                table_dice=old.table_dice,
             )
         _bump(old)
     return new_game, host_key
@@ -1001,3 +1097,65 @@ class BadKeyError(Exception):
 
 class SeatTakenError(Exception):
     """A claim link whose seat another phone claimed first: not a guess, a lost race."""
+
+
+# -- dice made by the whole table (`Game.table_dice`) ---------------------------------------
+
+
+def join_table_dice(game_id: str, seat: int | None, commitment: str) -> Game:
+    """A phone (the host's when `seat` is None) joins the table's dice with the SHA-256 of its
+    secret, before the first roll; joining again with the same one changes nothing. Raises
+    `TableDiceError` with the sentence to show."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        if not game.table_dice:
+            raise TableDiceError(gettext_noop("This game's dice are not made by the table."))
+        known = TablePart.objects.filter(game=game, seat=seat).first()
+        if known is not None:
+            if hmac.compare_digest(known.commitment, commitment):
+                return game
+            raise TableDiceError(
+                gettext_noop("Another phone of this seat has joined the table's dice already.")
+            )
+        if TableRoll.objects.filter(game=game).exists():
+            raise TableDiceError(
+                gettext_noop(
+                    "The dice have started rolling: this phone joins the table's dice in the"
+                    " next game."
+                )
+            )
+        TablePart.objects.create(game=game, seat=seat, commitment=commitment)
+        return _bump(game)
+
+
+def reveal_table_secret(game_id: str, seat: int | None, secret: str) -> Game:
+    """Once the game is over, a phone shows its secret, which must match what it showed before
+    the first roll. Raises `TableDiceError`."""
+    with transaction.atomic():
+        game = _lock(game_id, None)
+        part = TablePart.objects.filter(game=game, seat=seat).first()
+        if part is None:
+            raise TableDiceError(gettext_noop("This phone did not join the table's dice."))
+        if not game.finished:
+            raise TableDiceError(
+                gettext_noop("A phone's secret is shown only once the game is over.")
+            )
+        if part.secret:
+            return game
+        try:
+            matches = chance.commitment(secret) == part.commitment
+        except rules.RuleError:
+            matches = False
+        if not matches:
+            raise TableDiceError(
+                gettext_noop("That secret is not the one this phone showed the SHA-256 of.")
+            )
+        part.secret = secret
+        part.save(update_fields=["secret"])
+        return _bump(game)
+
+
+class TableDiceError(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message

@@ -24,6 +24,7 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseBadRequest,
     HttpResponseBase,
     HttpResponseForbidden,
     JsonResponse,
@@ -69,6 +70,7 @@ from games.rules import dice as dice_rules
 from games.rules.dice import rolled
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.table import Table, build_table, parse_move
+from games.table_dice import phone_parts, table_dice_check
 from games.translate import rule_error_message
 from games.tray import before_roll_chance, recap_of, tray_of, undone_turns
 from games.uploads import too_large, upload_limit
@@ -109,6 +111,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
                     form.cleaned_players,
                     form.ruleset,
                     computers=[seat for seat, c in enumerate(form.cleaned_computers) if c],
+                    table_dice=bool(form.cleaned_data.get("table_dice")),
                 )
             response = redirect(reverse("game", args=[game.pk]) + "?new=1")
             remember_host(response, game, host_key)
@@ -431,6 +434,7 @@ def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                     # Loaded after the game was read at this version: still good if it holds.
                     known=position if version == game.version else None,
                     seat=None if access.host else access.seat,
+                    part=request.POST.get("part"),
                 )
                 if not request.htmx:
                     return redirect("game", game.pk)
@@ -512,6 +516,7 @@ def roll(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
                 action,
                 version=_int_or_none(request.POST.get("v")),
                 seat=None if access.host else access.seat,
+                part=request.POST.get("part"),
             )
         except rules.RuleError as rule_error:
             error = rule_error_message(rule_error)
@@ -977,6 +982,23 @@ def _game_context(
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "dice_seed": store.revealed_seed(game) if sheet.finished else None,
         "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,
+    } | _table_dice_context(game, access)
+
+
+def _table_dice_context(game: Game, access: Access) -> dict[str, Any]:
+    """The phones that make this game's dice, and whether this phone is one of them: the host's
+    and every seat's phone join by themselves (static/table-dice.js)."""
+    if not game.table_dice:
+        return {}
+    parts = phone_parts(game)
+    phone = access.host or access.seat is not None
+    mine = None if access.host else access.seat  # the host's phone joins as the host
+    own = next((part for part in parts if part.seat == mine), None) if phone else None
+    return {
+        "table_parts": parts,
+        "table_phone": phone,
+        "table_joined": own is not None,
+        "table_revealed": own is not None and bool(own.secret),
     }
 
 
@@ -1176,3 +1198,33 @@ def reissue(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse:
     except Seat.DoesNotExist:
         raise Http404 from None
     return redirect(reverse("game", args=[game.pk]) + "#seat-links")
+
+
+@require_POST
+def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """A phone joins the table's dice (`commitment`) or, at the end, shows its secret
+    (`secret`); the page's script does both by itself (static/table-dice.js)."""
+    game = get_object_or_404(Game, pk=game_id, kind="dice")
+    access = access_for(request, game)
+    if not access.host and access.seat is None:
+        return HttpResponseForbidden(_("Only the host's and the players' phones make the dice."))
+    seat = None if access.host else access.seat
+    try:
+        if "secret" in request.POST:
+            store.reveal_table_secret(game.pk, seat, request.POST["secret"].strip().lower())
+        else:
+            commitment = request.POST.get("commitment", "").strip().lower()
+            if len(commitment) != 64 or any(c not in "0123456789abcdef" for c in commitment):
+                return HttpResponseBadRequest(_("A phone's part is the SHA-256 of its secret."))
+            store.join_table_dice(game.pk, seat, commitment)
+    except store.TableDiceError as refused:
+        return HttpResponse(_(refused.message), status=409, content_type="text/plain")
+    return HttpResponse(status=204)
+
+
+@require_GET
+def check_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Every roll of a game whose dice the table made, with every part shown at the end, for
+    the browser to roll again (static/table-dice.js) and say whether all match."""
+    game = get_object_or_404(Game, pk=game_id, kind="dice")
+    return render(request, "games/check_dice.html", table_dice_check(game))

@@ -5,6 +5,7 @@ public from the start and the seed itself once the game is over."""
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import secrets
 
@@ -38,3 +39,30 @@ def rng(seed: Seed, label: str) -> random.Random:
     event's draws depend on the seed and its label alone, so anyone given the seed can draw
     any of them again, in any order."""
     return random.Random(hashlib.sha256(seed_bytes(seed) + label.encode()).digest())
+
+
+# -- dice made by the whole table ---------------------------------------------------------
+# Each phone at the table keeps a secret of its own and shows its SHA-256 before the first
+# roll. With every roll it asks for, it sends a part: HMAC-SHA256 of a label (the version of
+# the game it saw) under that secret, which the server cannot foresee. The dice come from the
+# server's seed and that part together (`games.rules.dice.rolled.table_dice`); at the end the
+# secrets are shown, and every part and every die can be checked.
+
+
+def commitment(secret: Seed) -> str:
+    """What a phone shows before the first roll: the SHA-256 of its secret."""
+    return seed_sha256(secret)
+
+
+def table_part(secret: Seed, label: str) -> str:
+    """A phone's part of one roll, in hex."""
+    message = f"thirty:part:{label}".encode()
+    return hmac.new(seed_bytes(secret), message, hashlib.sha256).hexdigest()
+
+
+def mixed(seed: Seed, part: Seed) -> bytes:
+    return hashlib.sha256(seed_bytes(seed) + seed_bytes(part)).digest()
+
+
+def block(key: bytes, label: str) -> bytes:
+    return hashlib.sha256(key + label.encode()).digest()

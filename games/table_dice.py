@@ -1,0 +1,82 @@
+"""The dice the whole table makes (`Game.table_dice`), as the pages show them: each phone's
+SHA-256 before the first roll, its secret once shown, and for the check page every roll with
+the part that made it, for the browser to roll again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games import store
+from games.models import Game, Seat, TablePart, TableRoll, Turn
+
+
+@dataclass(frozen=True)
+class PhonePart:
+    seat: int | None  # from 0; None for the host's phone
+    who: str
+    commitment: str
+    secret: str
+
+
+def phone_parts(game: Game) -> list[PhonePart]:
+    """Every phone that joined the table's dice, in the order they joined (two queries)."""
+    names = dict(Seat.objects.filter(game=game).values_list("position", "name"))
+    return [
+        PhonePart(
+            part.seat,
+            _("The host’s phone") if part.seat is None else names.get(part.seat, "?"),
+            part.commitment,
+            part.secret,
+        )
+        for part in TablePart.objects.filter(game=game)
+    ]
+
+
+def table_dice_check(game: Game) -> dict[str, Any]:
+    """What the check page shows and its script checks: every roll, its dice, the part that
+    made it and whose it was; the seed and the secrets once they are shown."""
+    parts = phone_parts(game)
+    dice: dict[tuple[int, int], list[int]] = {}
+    for number, rolls, hunts in Turn.objects.filter(game=game, rolls__isnull=False).values_list(
+        "number", "rolls", "hunt_rolls"
+    ):
+        faces = [roll["dice"] for roll in rolls or ()] + [hunt["dice"] for hunt in hunts or ()]
+        dice.update(((number, step), list(d)) for step, d in enumerate(faces))
+    secrets = {part.seat: part.secret for part in parts}
+    rolls = [
+        {
+            "number": roll.number,
+            "step": roll.step,
+            "dice": dice.get((roll.number, roll.step)),
+            "seat": roll.seat,
+            "label": roll.label,
+            "part": roll.part,
+        }
+        for roll in TableRoll.objects.filter(game=game)
+        if (roll.number, roll.step) in dice  # a roll of the turn still under way shows later
+    ]
+    seed = store.revealed_seed(game)
+    data = {
+        "seed": seed,
+        "seed_sha256": game.seed_sha256,
+        "parts": [
+            {"seat": part.seat, "commitment": part.commitment, "secret": part.secret or None}
+            for part in parts
+        ],
+        "rolls": rolls,
+    }
+    return {
+        "game": game,
+        "parts": parts,
+        "rolls": rolls,
+        "seed": seed,
+        "unrevealed": [part for part in parts if not part.secret and game.finished],
+        "server_only": sum(1 for roll in rolls if not roll["part"]),
+        "missing_secrets": sum(
+            1 for roll in rolls if roll["part"] and not secrets.get(roll["seat"])
+        ),
+        "check_data": data,
+    }

@@ -1,0 +1,125 @@
+// Dice made by the whole table (games/rules/chance.py explains the scheme). On a game's page,
+// the host's and each player's phone keep a secret in this browser, join with its SHA-256
+// before the first roll, send a part of it with every roll they ask for, and show the secret
+// once the game is over. On the check page, every roll is rolled again here and compared.
+// SHA-256 comes from js-sha256 (static/sha256-1.0.0.min.js): the browser's own crypto.subtle
+// is missing on the plain-http address phones at the table use.
+(() => {
+  "use strict";
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  const bytesOf = (text) => Uint8Array.from(text.match(/../g) || [], (h) => parseInt(h, 16));
+  const utf8 = (text) => new TextEncoder().encode(text);
+  const join = (...parts) => {
+    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) { all.set(part, at); at += part.length; }
+    return all;
+  };
+  const partOf = (secret, label) => sha256.hmac(bytesOf(secret), "thirty:part:" + label);
+
+  // The dice of one roll, as games.rules.dice.rolled.table_dice draws them.
+  const rollAgain = (seed, part, turn, step, count) => {
+    const key = new Uint8Array(sha256.array(join(bytesOf(seed), bytesOf(part))));
+    const dice = [];
+    for (let block = 0; dice.length < count; block += 1) {
+      const label = utf8(`:turn:${turn}:roll:${step}:${block}`);
+      for (const byte of sha256.array(join(key, label))) {
+        if (byte < 252 && dice.length < count) dice.push((byte % 6) + 1);
+      }
+    }
+    return dice;
+  };
+
+  const csrf = () => JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+  const storageKey = (game) => `thirty-table-secret-${game}`;
+  const secretFor = (game) => {
+    let secret = localStorage.getItem(storageKey(game));
+    if (!secret) {
+      secret = hex(crypto.getRandomValues(new Uint8Array(32)));
+      localStorage.setItem(storageKey(game), secret);
+    }
+    return secret;
+  };
+  const send = (url, fields) => fetch(url, {
+    method: "POST",
+    headers: { "X-CSRFToken": csrf(), "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    credentials: "same-origin",
+  });
+
+  // A game's page: join, and show the secret at the end. Each is sent once, and again only
+  // if it failed; the server answers the same for a repeat.
+  const sending = new Set();
+  const once = (what, url, fields) => {
+    if (sending.has(what)) return;
+    sending.add(what);
+    send(url, fields).then((answer) => { if (!answer.ok) sending.delete(what); },
+      () => sending.delete(what));
+  };
+  const tend = () => {
+    const area = document.getElementById("table-dice");
+    if (!area || !area.dataset.url) return;
+    const secret = secretFor(area.dataset.game);
+    if (area.dataset.joined === "0") {
+      once("join", area.dataset.url, { commitment: sha256(bytesOf(secret)) });
+    }
+    if (area.dataset.finished === "1" && area.dataset.revealed === "0") {
+      once("reveal", area.dataset.url, { secret });
+    }
+  };
+  if (document.getElementById("table-dice")) {
+    tend();
+    // The region is swapped in out of band with every live update.
+    document.body.addEventListener("htmx:afterSettle", tend);
+    document.body.addEventListener("htmx:oobAfterSwap", tend);
+    // Every roll (and every typed-in turn, for the computers that roll after it) carries this
+    // phone's part for the version it saw.
+    document.body.addEventListener("htmx:configRequest", (event) => {
+      const area = document.getElementById("table-dice");
+      const path = event.detail.path || "";
+      if (!area || !area.dataset.url || !/\/(roll|turn)$/.test(path)) return;
+      const version = event.detail.parameters.v;
+      if (version) event.detail.parameters.part = partOf(secretFor(area.dataset.game), "v:" + version);
+    });
+  }
+
+  // The check page.
+  const data = document.getElementById("check-data");
+  const result = document.getElementById("check-result");
+  if (data && result) {
+    const game = JSON.parse(data.textContent);
+    const secrets = new Map();
+    const problems = [];
+    for (const part of game.parts) {
+      if (!part.secret) continue;
+      if (sha256(bytesOf(part.secret)) !== part.commitment) {
+        problems.push(`${part.seat === null ? "host" : "seat " + (part.seat + 1)}: secret ≠ SHA-256`);
+      } else {
+        secrets.set(part.seat, part.secret);
+      }
+    }
+    if (sha256(bytesOf(game.seed)) !== game.seed_sha256) problems.push("seed ≠ SHA-256");
+    const unchecked = [];
+    for (const roll of game.rolls) {
+      const name = `${roll.number}.${roll.step + 1}`;
+      if (roll.part) {
+        const secret = secrets.get(roll.seat);
+        if (!secret) { unchecked.push(name); continue; }
+        if (partOf(secret, roll.label) !== roll.part) { problems.push(`${name}: part`); continue; }
+      }
+      const dice = rollAgain(game.seed, roll.part, roll.number, roll.step, roll.dice.length);
+      if (dice.join(",") !== roll.dice.join(",")) problems.push(`${name}: ${roll.dice} ≠ ${dice}`);
+    }
+    const list = document.getElementById("check-list");
+    for (const text of problems) {
+      const item = document.createElement("li");
+      item.textContent = text;
+      list.append(item);
+    }
+    let message = problems.length ? `${result.dataset.bad} ${problems.length}` : result.dataset.ok;
+    if (unchecked.length) message += ` ${result.dataset.unchecked} ${unchecked.join(", ")}`;
+    result.textContent = message;
+    result.dataset.result = problems.length ? "mismatch" : "match";
+    result.dataset.checked = String(game.rolls.length - unchecked.length);
+  }
+})();
