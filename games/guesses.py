@@ -22,6 +22,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
+from thirty import limits
+
 GROUP = "thirty.wrong-guesses"
 
 
@@ -38,14 +40,11 @@ def client_address(group: str, request: HttpRequest) -> str:
 
 
 def _client(request: HttpRequest) -> str:
-    """The connection's own address or, behind N trusted proxies, the address the first of
-    them was reached from: each proxy appends what it saw to X-Forwarded-For, so that is the
-    N-th from the right. Whatever stands further left the client wrote itself."""
-    proxies = settings.THIRTY_TRUSTED_PROXIES
-    if not proxies:
-        return str(request.META.get("REMOTE_ADDR", ""))
-    hops = [hop.strip() for hop in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")]
-    return hops[-proxies] if len(hops) >= proxies else ""
+    return limits.client_address(
+        str(request.META.get("REMOTE_ADDR", "")),
+        str(request.META.get("HTTP_X_FORWARDED_FOR", "")),
+        settings.THIRTY_TRUSTED_PROXIES,
+    )
 
 
 def blocked(request: HttpRequest) -> bool:

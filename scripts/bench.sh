@@ -57,6 +57,7 @@ run_one() {  # LABEL OUT.json, against $DATABASE_URL
   setsid env -u THIRTY_PASSWORD -u THIRTY_PASSWORD_FILE DEBUG=false \
     SECRET_KEY="$("$BIN/python" -c 'import secrets; print(secrets.token_urlsafe(40))')" \
     HOST=127.0.0.1 PORT="$port" WEB_WORKERS=2 SITE_URL="http://127.0.0.1:$port" \
+    THIRTY_STREAMS_PER_ADDRESS=5000 \
     LOG_LEVEL=WARNING "$BIN/python" "${entry[@]}" >"$log" 2>&1 &
   SERVER_PID=$!
   local ready=

@@ -23,7 +23,8 @@ import re
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 
-from thirty.pages import Receive, Scope, Send, WsgiInThreads
+from thirty.limits import STREAMS_PER_ADDRESS, TRUSTED_PROXIES, StreamCount, client_address
+from thirty.pages import Receive, Scope, Send, WsgiInThreads, refuse
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "thirty.settings")
 
@@ -34,6 +35,7 @@ PAGE_THREADS = int(os.getenv("WEB_THREADS", "1"))
 
 streams = get_asgi_application()
 pages = WsgiInThreads(get_wsgi_application(), PAGE_THREADS)
+open_streams = StreamCount(STREAMS_PER_ADDRESS)
 
 
 async def application(scope: Scope, receive: Receive, send: Send) -> None:
@@ -46,7 +48,19 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
     if scope["type"] == "http" and STREAMS.match(scope["path"]):
-        await streams(scope, receive, send)  # type: ignore[arg-type]
+        with open_streams.held(_client(scope)) as allowed:
+            if not allowed:
+                # The page then polls instead (static/thirty.js), as behind a proxy that
+                # refuses streams.
+                await refuse(send, 429, b"Too many open event streams from this address.")
+                return
+            await streams(scope, receive, send)  # type: ignore[arg-type]
         return
 
     await pages(scope, receive, send)
+
+
+def _client(scope: Scope) -> str:
+    remote = (scope.get("client") or ("", 0))[0]
+    forwarded = b",".join(v for k, v in scope.get("headers", ()) if k == b"x-forwarded-for")
+    return client_address(remote, forwarded.decode("latin-1"), TRUSTED_PROXIES)

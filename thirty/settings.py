@@ -19,6 +19,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from thirty import limits
 from thirty.network import LOOPBACK_NAMES, lan_addresses
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -186,7 +187,7 @@ RATELIMIT_USE_CACHE = "guesses"
 # How many reverse proxies stand in front of the app, each adding the address it was reached
 # from to X-Forwarded-For: the client is the address the last of them added, never one the
 # client wrote itself. 0: the client is the connection's own address.
-THIRTY_TRUSTED_PROXIES = envint("THIRTY_TRUSTED_PROXIES", 0)
+THIRTY_TRUSTED_PROXIES = limits.TRUSTED_PROXIES  # read once, there, for the server too
 if os.getenv("RATELIMIT_IP_META_KEY"):
     raise ImproperlyConfigured(
         "RATELIMIT_IP_META_KEY is no longer read: a client can write that header itself."

@@ -89,3 +89,50 @@ def test_the_environ_follows_pep_3333() -> None:
     assert environ["HTTP_ACCEPT"] == "a"
     assert environ["HTTP_X_THIRTY"] == "1"
     assert environ["SERVER_PORT"] == "8000"
+
+
+@own_loop
+async def trickle(request: dict[str, Any]) -> tuple[int, bytes]:
+    """A body that starts and never finishes arriving."""
+    communicator = ApplicationCommunicator(application, request)  # type: ignore[no-untyped-call]
+    await communicator.send_input({"type": "http.request", "body": b"a=", "more_body": True})  # type: ignore[no-untyped-call]
+    start = await communicator.receive_output(5)  # type: ignore[no-untyped-call]
+    content = await communicator.receive_output(5)  # type: ignore[no-untyped-call]
+    return start["status"], content["body"]
+
+
+def test_a_body_that_takes_too_long_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("thirty.pages.BODY_SECONDS", 0.2)
+    status, body = trickle(scope("POST", "/"))
+    assert status == 408 and b"too long" in body
+
+
+@own_loop
+async def open_streams(request: dict[str, Any], count: int) -> list[int | None]:
+    """Open `count` streams from one address; the status each got, None while it is open."""
+    communicators = []
+    statuses: list[int | None] = []
+    for _ in range(count):
+        communicator = ApplicationCommunicator(application, request)  # type: ignore[no-untyped-call]
+        await communicator.send_input({"type": "http.request", "body": b""})  # type: ignore[no-untyped-call]
+        start = await communicator.receive_output(10)  # type: ignore[no-untyped-call]
+        statuses.append(start["status"])
+        communicators.append(communicator)
+    for communicator in communicators:
+        await communicator.send_input({"type": "http.disconnect"})  # type: ignore[no-untyped-call]
+        await communicator.wait(5)  # type: ignore[no-untyped-call]
+    return statuses
+
+
+def test_streams_are_capped_per_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.factories import make_game
+    from thirty.asgi import open_streams as counted
+
+    monkeypatch.setattr(counted, "most", 3)
+    game = make_game()
+    statuses = open_streams(scope("GET", f"/g/{game.pk}/events"), 4)
+    assert statuses == [200, 200, 200, 429]
+    assert not counted.open  # every closed stream was let go
+    # Another address still gets its stream.
+    other = scope("GET", f"/g/{game.pk}/events") | {"client": ("192.0.2.7", 50000)}
+    assert open_streams(other, 1) == [200]
