@@ -18,11 +18,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.cache import recall, remember
-from games.models import Cell, Game, Seat
-from games.rules import dice as dice_rules
+from games.kinds import kind_of
+from games.models import Game, Seat
 
 # The kinds of game the history tells apart; the card game joins this list.
-KINDS = (("thirty", _("Thirty")), ("30s", "30s"), ("cards", _("Thirty, the card game")))
+# The games a history can be filtered by (`Game.preset`).
+GAMES = (("thirty", _("Thirty")), ("30s", "30s"), ("cards", _("Thirty, the card game")))
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class HistoryEntry:
 class HistoryFilter(forms.Form):
     player = forms.CharField(label=_("Player"), required=False, max_length=40)
     kind = forms.ChoiceField(
-        label=_("Game"), required=False, choices=(("", _("All games")), *KINDS)
+        label=_("Game"), required=False, choices=(("", _("All games")), *GAMES)
     )
     status = forms.ChoiceField(
         label=_("Status"),
@@ -115,11 +116,8 @@ def _add_up(games: Sequence[Game]) -> list[HistoryEntry]:
     for game in games:
         names = tuple(name for name, _ in by_game[game.pk])
         sums = [harm for _, harm in by_game[game.pk]]
-        if game.is_cards:
-            finished, winners = card_standing(game, sums)
-        else:
-            position = dice_rules.Position.from_cell_sums(game.rules, sums)
-            finished, winners = position.finished, position.winners
+        standing = kind_of(game).standing(game, sums)
+        finished, winners = standing.finished, standing.winners
         entries.append(
             HistoryEntry(
                 game=game,
@@ -130,18 +128,3 @@ def _add_up(games: Sequence[Game]) -> list[HistoryEntry]:
             )
         )
     return entries
-
-
-def card_standing(game: Game, given_up: Sequence[int]) -> tuple[bool, tuple[int, ...]]:
-    """Whether a card tournament is over, and who won, from the tokens each seat gave up:
-    the last player holding tokens wins; when a single-stock end took the last token of
-    everyone still in, those players share the win (one more query, for that rare case)."""
-    tokens = game.card_rules.tokens
-    holding = tuple(seat for seat, lost in enumerate(given_up) if lost < tokens)
-    if len(holding) == 1:
-        return True, holding
-    if holding:
-        return False, ()
-    last = Cell.objects.filter(turn__game=game).order_by("-turn__number", "seat__position")
-    row = list(last.values_list("seat__position", "value")[: len(given_up)])
-    return True, tuple(seat for seat, value in row if value)

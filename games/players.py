@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from games.cache import remembered
-from games.history import card_standing
+from games.kinds import kind_of
 from games.models import Cell, Game, Seat, Turn
 from games.names import MAX_NAME_LENGTH, clean_text, name_key
 from games.rules import dice as dice_rules
@@ -182,11 +182,8 @@ def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
 
     stats = PlayerStats(name=seats[-1][3].strip())
     for game_id, game in games.items():
-        if game.is_cards:
-            finished, winners = card_standing(game, sums[game_id])
-        else:
-            position = dice_rules.Position.from_cell_sums(game.rules, sums[game_id])
-            finished, winners = position.finished, position.winners
+        standing = kind_of(game).standing(game, sums[game_id])
+        finished, winners = standing.finished, standing.winners
         won = finished and mine[game_id] in winners
         kind = stats.kinds.setdefault(game.preset, KindStats(game.preset))
         kind.played += 1

@@ -685,26 +685,16 @@ def _add_to_sums(cells: Iterable[tuple[int, int]]) -> None:
             Seat.objects.filter(pk=seat_id).update(cell_sum=F("cell_sum") + value)
 
 
-def start_rematch(game: Game) -> tuple[Game, str]:
-    """A new game with the same players (and computer seats) and rules. The old game's
-    version goes up, so that every phone following it hears of the new one and moves there."""
+def start_rematch(
+    game: Game, create: Callable[[Game, Sequence[tuple[str, bool]]], tuple[Game, str]]
+) -> tuple[Game, str]:
+    """A new game with the same players (and computer seats) and rules, made by `create` (the
+    kind's). The old game's version goes up, so that every phone following it hears of the
+    new one and moves there."""
     with transaction.atomic():
         old = _lock(game.pk, None)
         seats = Seat.objects.filter(game=old).order_by("position").values_list("name", "computer")
-        if old.is_cards:
-            players = [Player(name, computer) for name, computer in seats]
-            new_game, host_key = create_card_game(old.name, players, old.card_rules, rematch_of=old)
-        else:
-            names = [name for name, _ in seats]
-            computers = [seat for seat, (_, computer) in enumerate(seats) if computer]
-            new_game, host_key = create_game(
-                old.name,
-                names,
-                old.rules,
-                rematch_of=old,
-                computers=computers,
-                table_dice=old.table_dice,
-            )
+        new_game, host_key = create(old, list(seats))
         _bump(old)
     return new_game, host_key
 
@@ -789,8 +779,7 @@ def _bump_keeping_state(game: Game) -> None:
     still holds, so it is carried to the new version rather than replayed from the seed."""
     before = game.version
     _bump(game)
-    if game.is_cards:
-        Secret.objects.filter(game=game, state_version=before).update(state_version=game.version)
+    Secret.objects.filter(game=game, state_version=before).update(state_version=game.version)
 
 
 # How long the host has to take back a deletion.
@@ -1111,18 +1100,18 @@ def join_table_dice(game_id: str, seat: int | None, commitment: str) -> Game:
         if not game.table_dice:
             raise TableDiceError(gettext_noop("This game's dice are not made by the table."))
         known = TablePart.objects.filter(game=game, seat=seat).first()
-        if known is not None:
-            if hmac.compare_digest(known.commitment, commitment):
-                return game
-            raise TableDiceError(
-                gettext_noop("Another phone of this seat has joined the table's dice already.")
-            )
+        if known is not None and hmac.compare_digest(known.commitment, commitment):
+            return game  # the same phone again (a reload)
         if TableRoll.objects.filter(game=game).exists():
             raise TableDiceError(
                 gettext_noop(
                     "The dice have started rolling: this phone joins the table's dice in the"
                     " next game."
                 )
+            )
+        if known is not None:
+            raise TableDiceError(
+                gettext_noop("Another phone of this seat has joined the table's dice already.")
             )
         TablePart.objects.create(game=game, seat=seat, commitment=commitment)
         return _bump(game)

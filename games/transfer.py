@@ -6,14 +6,13 @@ a sheet the rules would not have written; the cells in the file must match the r
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from games import rules, store
+from games.kinds import kind_of
 from games.models import Game
 from games.names import clean_game_name, clean_player_names, default_game_name
 from games.rules import dice as dice_rules
@@ -50,39 +49,7 @@ def export_game(game: Game) -> dict[str, Any]:
 
 
 def export_csv(game: Game) -> str:
-    if game.is_cards:
-        return _card_sheet_csv(game)
-    snapshot = store.load_snapshot(game)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["#", _("Roll"), *(spreadsheet_text(name) for name in snapshot.names)])
-    for stored in snapshot.rows:
-        writer.writerow([stored.number, stored.row.turn.total, *stored.row.cells])
-    label = _("Points") if snapshot.rules.counts_up else _("Points left")
-    writer.writerow([label, "", *snapshot.position.points])
-    return out.getvalue()
-
-
-def _card_sheet_csv(game: Game) -> str:
-    """The card game's sheet: the tokens each seat gave up, deal by deal. Only what the whole
-    table saw: no hand, no stock."""
-    names, rows = store.load_cells(game)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([_("Deal"), *(spreadsheet_text(name) for name in names)])
-    given_up = [0] * len(names)
-    for number, cells in rows:
-        writer.writerow([number, *cells])
-        given_up = [total + cell for total, cell in zip(given_up, cells, strict=True)]
-    tokens = game.card_rules.tokens
-    writer.writerow([_("Tokens left"), *(tokens - lost for lost in given_up)])
-    return out.getvalue()
-
-
-def spreadsheet_text(text: str) -> str:
-    """Text that a spreadsheet will show, not run: one starting like a formula gets the
-    single quote spreadsheets themselves use to mark text."""
-    return f"'{text}" if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+    return kind_of(game).sheet_csv(game)
 
 
 def import_game(data: Any) -> tuple[Game, str]:

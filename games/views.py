@@ -60,7 +60,8 @@ from games.charts import render_card_chart, render_chart, render_results
 from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
-from games.history import KINDS, HistoryFilter, card_standing, history_entries, played_games
+from games.history import GAMES, HistoryFilter, history_entries, played_games
+from games.kinds import kind_of
 from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
 from games.models import Game, Seat
@@ -611,7 +612,7 @@ def rematch(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if (existing := store.rematch_of(game)) is not None:
         # A second tap, or a second browser of the host's: one rematch, and everyone in it.
         return _go_to(request, existing)
-    new_game, host_key = store.start_rematch(game)
+    new_game, host_key = store.start_rematch(game, kind_of(game).rematch)
     response = _go_to(request, new_game.pk)
     remember_host(response, new_game, host_key)
     return response
@@ -770,8 +771,8 @@ def _card_chart(game: Game, upto: int | None, size: str) -> str:
     winners: tuple[int, ...] = ()
     if len(drawn) == len(cell_rows):
         sums = [sum(column) for column in zip(*cell_rows, strict=True)] or [0] * len(names)
-        finished, winners = card_standing(game, sums)
-        winners = winners if finished else ()
+        standing = kind_of(game).standing(game, sums)
+        winners = standing.winners if standing.finished else ()
     return render_card_chart(names, game.card_rules.tokens, drawn, winners, size)
 
 
@@ -811,7 +812,7 @@ def _card_replay(request: HtmxHttpRequest, game: Game) -> HttpResponse:
         return redirect("game", game.pk)
     names = list(Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True))
     sums = [sum(story.record.cells[seat] for story in stories) for seat in range(len(names))]
-    _finished, winners = card_standing(game, sums)
+    winners = kind_of(game).standing(game, sums).winners
     wanted = _int_or_none(request.GET.get("deal"))
     number = 1 if wanted is None else min(max(wanted, 1), len(stories))
     step = replay_step(stories, names, game.card_rules.tokens, number, winners)
@@ -824,7 +825,7 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     stats = player_stats(name)
     if stats is None:
         raise Http404
-    kinds = dict(KINDS)
+    kinds = dict(GAMES)
     merged = None
     with suppress(signing.BadSignature):
         merged = signing.loads(request.GET.get("merged", ""), salt=MERGED_SALT, max_age=600)

@@ -70,9 +70,11 @@ def new_table(client: Client, **rules: Any) -> tuple[dict[str, Any], Phone, Phon
 
 
 def play_turn(phone: Phone, state: dict[str, Any]) -> dict[str, Any]:
-    answer = phone.roll({}, state["version"])
-    assert answer.status_code == 200, answer.json()
-    state = answer.json()
+    """The rest of a turn, or a whole one when none is under way."""
+    if state["turn_in_progress"] is None:
+        answer = phone.roll({}, state["version"])
+        assert answer.status_code == 200, answer.json()
+        state = answer.json()
     while (turn := state["turn_in_progress"]) is not None:
         body: dict[str, Any] = (
             {"keep": [max(turn["rolls"][-1]["dice"])]} if turn["ask"] == "keep" else {"hunt": True}
@@ -88,21 +90,25 @@ def test_a_whole_game_of_table_dice_checks_out(client: Client) -> None:
     assert game["table_dice"]
     for phone in (host, anna, ben):
         assert phone.join().status_code == 204
+    other = Phone(game, "thirty_seat", game["seat_keys"][1], "X-Seat-Key")
+    assert other.join().status_code == 409  # a second phone on Ben's seat
     page = Client().get(f"/g/{game['id']}/").content.decode()
     for phone in (host, anna, ben):  # every SHA-256 is on every phone before the first roll
         assert hashlib.sha256(bytes.fromhex(phone.secret)).hexdigest()[:16] in page
     state = client.get(f"/api/games/{game['id']}").json()
     missing = anna.roll({}, state["version"], part=False)
     assert missing.status_code == 422 and "part" in missing.json()["error"]
+    first = anna.roll({}, state["version"])
+    assert first.status_code == 200
+    # After the first roll nobody joins, and the secrets stay hidden till the end.
     late = Phone(game, "thirty_seat", game["seat_keys"][0], "X-Seat-Key")
-    turns = 0
+    refused = late.join()
+    assert refused.status_code == 409 and "started" in refused.content.decode()
+    assert anna.join().status_code == 204  # the same phone again, after a reload
+    assert anna.reveal().status_code == 409
+    state = play_turn(anna, first.json())
     while not state["finished"]:
         state = play_turn(anna if state["next_roller"] == 1 else ben, state)
-        turns += 1
-        if turns == 1:
-            # After the first roll nobody joins, and the secrets stay hidden till the end.
-            assert late.join().status_code == 409
-            assert anna.reveal().status_code == 409
     assert ben.reveal(secrets.token_hex(32)).status_code == 409  # not the secret it committed
     for phone in (host, anna, ben):
         assert phone.reveal().status_code == 204
