@@ -22,8 +22,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
-from games import api_models, claims, guesses, rules, store
+from games import api_models, claims, guesses, kinds, rules, store
 from games.access import seat_for_key
+from games.kinds import kind_of
 from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
 from games.openapi import openapi_schema
@@ -176,8 +177,7 @@ def create_game(request: HttpRequest) -> HttpResponse:
     links = {link.position: link.key for link in claims.seat_link_keys(game, host_key)}
     seat_keys = [links.get(seat) for seat in range(len(computers))]
     keys = {"host_key": host_key, "seat_keys": seat_keys}
-    created = api_models.NewCardState if game.is_cards else api_models.NewGameState
-    return _answer(created, game_state(game) | keys, status=201)
+    return _answer(kind_of(game).new_state_model, game_state(game) | keys, status=201)
 
 
 def _judge_players(raw: object) -> None:
@@ -227,7 +227,7 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         return _state_response(state, int(since or 0))
     game = Game.objects.get(pk=game_id)  # a card game: what this viewer's seat may see
     seat = _seat(request, game) if "X-Seat-Key" in request.headers else None
-    return _answer(api_models.CardState, card_state(game, seat))
+    return _answer(kind_of(game).state_model, kind_of(game).api_state(game, seat))
 
 
 def _state_response(state: State, since: int = 0, status: int = 200) -> HttpResponse:
@@ -239,8 +239,7 @@ def _state_response(state: State, since: int = 0, status: int = 200) -> HttpResp
 def play_card(request: HttpRequest, game_id: str) -> HttpResponse:
     """A seat plays a card: `{"card": "AH", "value": 11, "version": 7}` with its X-Seat-Key."""
     game = Game.objects.get(pk=game_id)
-    if not game.is_cards:
-        raise ApiError(404, _("This game is played with dice: it has no cards to play."))
+    _offered(game, kinds.CARD)
     seat = _seat(request, game)
     body = _json_object(request)
     # The move's own keys are the rules' to judge, in their words (422); `version` is ours.
@@ -250,15 +249,15 @@ def play_card(request: HttpRequest, game_id: str) -> HttpResponse:
     )
     move = cards.Move.from_dict(new.model_dump(exclude={"version"}, exclude_unset=True))
     played = store.play_card(game.pk, seat, move, version=new.version)
-    return _answer(api_models.CardState, card_state(played.game, seat), status=201)
+    kind = kind_of(played.game)
+    return _answer(kind.state_model, kind.api_state(played.game, seat), status=201)
 
 
 @api_view(["POST"])
 def claim_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
     """A card game's seat key is used once: this answers a fresh key of the seat's own."""
     game = Game.objects.get(pk=game_id)
-    if not game.is_cards:
-        raise ApiError(404, _("Only the card game's seats are claimed."))
+    _offered(game, kinds.CLAIM)
     try:
         _seat_claimed, fresh = store.claim_seat(
             game.pk, seat - 1, request.headers.get("X-Seat-Key", "")
@@ -277,8 +276,7 @@ def claim_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
 def reissue_seat(request: HttpRequest, game_id: str, seat: int) -> HttpResponse:
     """The host gives a card game's seat a new key (a lost phone); the old one stops working."""
     game = _game_for_host(request, game_id)
-    if not game.is_cards:
-        raise ApiError(404, _("Only the card game's seats are claimed."))
+    _offered(game, kinds.CLAIM)
     try:
         key = store.reissue_seat(game, seat - 1, request.headers.get("X-Host-Key", ""))
     except Seat.DoesNotExist:
@@ -296,8 +294,7 @@ def _seat(request: HttpRequest, game: Game) -> int:
 @api_view(["POST"])
 def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     game = Game.objects.get(pk=game_id)
-    if game.is_cards:
-        raise ApiError(404, _("This is the card game: its moves are cards (POST …/moves)."))
+    _offered(game, kinds.TYPED_TURN)
     seat = _host_or_seat(request, game)
     new = _parse(api_models.NewTurn, _json_object(request))
     seat_count = game.seats.count()
@@ -316,8 +313,7 @@ def roll(request: HttpRequest, game_id: str) -> HttpResponse:
     """One step of a turn with dice the app rolls (DESIGN.md, "App-rolled dice"), by the host
     or the roller's own seat. 200 with the state."""
     game = Game.objects.get(pk=game_id)
-    if game.is_cards:
-        raise ApiError(404, _("This is the card game: its moves are cards (POST …/moves)."))
+    _offered(game, kinds.ROLL)
     seat = _host_or_seat(request, game)
     new = _parse(api_models.NewRoll, _json_object(request))
     seat_count = game.seats.count()
@@ -351,8 +347,7 @@ def _host_or_seat(request: HttpRequest, game: Game) -> int | None:
 @api_view(["DELETE"])
 def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     game = _game_for_host(request, game_id)
-    if game.is_cards:
-        raise ApiError(409, _("A card played face up cannot be taken back."))
+    _offered(game, kinds.UNDO)
     raw_version = request.GET.get("version")
     version = None
     if raw_version is not None:
@@ -368,33 +363,16 @@ def schema(request: HttpRequest) -> HttpResponse:
     return JsonResponse(openapi_schema())
 
 
-def card_state(game: Game, seat: int | None) -> dict[str, Any]:
-    """A card game as `seat` may see it (None: any watcher): the engine's view, with seats
-    numbered from 1. Only `view(seat)` is ever shown, so no hand but the seat's own."""
-    view = store.load_tournament(game).view(seat)
-    data = view.to_dict()
-    rows = list(
-        Seat.objects.filter(game=game)
-        .order_by("position")
-        .values_list("name", "computer", "joined_at")
-    )
-    for entry, (name, computer, joined) in zip(data["seats"], rows, strict=True):
-        entry["seat"] += 1
-        entry |= {"name": name, "computer": computer, "claimed": computer or joined is not None}
-    deal = data["deal"]
-    deal["to_move"] = None if deal["to_move"] is None else deal["to_move"] + 1
-    for record in data["deals"]:
-        record["losers"] = [loser + 1 for loser in record["losers"]]
-    data.pop("log")
-    data["winners"] = [winner + 1 for winner in data["winners"]]
-    return {"id": game.pk, "name": game.name, "version": game.version} | data
-
-
 def game_state(game: Game) -> dict[str, Any]:
     """The game as the API shows it: seats and turns numbered from 1, everything derived."""
-    if game.is_cards:
-        return card_state(game, None)
-    return state_of(game).as_dict()
+    return kind_of(game).api_state(game, None)
+
+
+def _offered(game: Game, operation: str) -> None:
+    """Refuse, in the kind's words, an operation this game's kind does not have."""
+    refused = kinds.refusal(game, operation)
+    if refused is not None:
+        raise ApiError(refused.status, _(refused.sentence))
 
 
 def _game_for_host(request: HttpRequest, game_id: str) -> Game:

@@ -16,6 +16,7 @@ from typing import Any
 
 from games import store
 from games.cache import current_version, peek, remember, remembered
+from games.kinds import kind_of
 from games.models import Game, Seat, Secret, Turn
 from games.rules import dice as dice_rules
 
@@ -69,7 +70,7 @@ def current_state(game_id: str) -> State | None:
         if known is not None:
             return known
     game = Game.objects.get(pk=game_id)
-    return None if game.is_cards else game_state(game)
+    return game_state(game) if kind_of(game).shared_state else None
 
 
 def _build(game: Game) -> State:

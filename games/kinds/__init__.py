@@ -9,9 +9,11 @@ package there, one in `games.rules`, and one line in `KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
+
+import pydantic
 
 from games.models import Game
 
@@ -25,10 +27,34 @@ class Standing:
     winners: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why a kind does not offer an operation: the status and the sentence (to translate)."""
+
+    status: int
+    sentence: str
+
+
+# The operations a kind may lack (`Kind.refuses`).
+TYPED_TURN, ROLL, UNDO, CARD, CLAIM = "typed_turn", "roll", "undo", "card", "claim"
+
+
 class Kind(Protocol):
     """What a kind of game offers the generic parts of the app."""
 
     name: str  # as stored in `Game.kind`
+    # The state is the same for every viewer (nothing hidden), so it can be built once per
+    # version and shared; otherwise each viewer gets its own view.
+    shared_state: bool
+    # The operations this kind does not offer, and the refusal each gets.
+    refuses: Mapping[str, Refusal]
+    # The API's answer models: the state, and the state of a game just created (with keys).
+    state_model: type[pydantic.BaseModel]
+    new_state_model: type[pydantic.BaseModel]
+
+    def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """The game as the API shows it to `seat` (None: any watcher), seats from 1."""
+        ...
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         """The standing from each seat's sum of cells, in seat order."""
@@ -64,6 +90,11 @@ def find_kind(name: str) -> Kind:
 
 def kind_of(game: Game) -> Kind:
     return find_kind(game.kind)
+
+
+def refusal(game: Game, operation: str) -> Refusal | None:
+    """Why this game's kind does not offer `operation`, or None when it does."""
+    return kind_of(game).refuses.get(operation)
 
 
 KINDS: dict[str, Kind] = _kinds()

@@ -4,18 +4,36 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+import pydantic
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from games import store
-from games.kinds import Standing
+from games import api_models, store
+from games.kinds import ROLL, TYPED_TURN, UNDO, Refusal, Standing
+from games.kinds.cards.state import card_state
 from games.models import Cell, Game
 from games.spreadsheet import spreadsheet_text
+
+# The card game's moves are cards (POST …/moves): a dice turn, typed in or rolled, is not one.
+_NOT_DICE = Refusal(404, gettext_noop("This is the card game: its moves are cards (POST …/moves)."))
 
 
 class CardKind:
     name = "cards"
+    shared_state = False  # every seat sees its own hand
+    refuses: Mapping[str, Refusal] = {
+        TYPED_TURN: _NOT_DICE,
+        ROLL: _NOT_DICE,
+        UNDO: Refusal(409, gettext_noop("A card played face up cannot be taken back.")),
+    }
+    state_model: type[pydantic.BaseModel] = api_models.CardState
+    new_state_model: type[pydantic.BaseModel] = api_models.NewCardState
+
+    def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
+        return card_state(game, seat)
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         """From the tokens each seat gave up: the last player holding tokens wins; when a

@@ -5,19 +5,33 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
+import pydantic
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
-from games import store
-from games.kinds import Standing
+from games import api_models, store
+from games.kinds import CARD, CLAIM, Refusal, Standing
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.spreadsheet import spreadsheet_text
+from games.state import game_state
 
 
 class DiceKind:
     name = "dice"
+    shared_state = True
+    refuses: Mapping[str, Refusal] = {
+        CARD: Refusal(404, gettext_noop("This game is played with dice: it has no cards to play.")),
+        CLAIM: Refusal(404, gettext_noop("Only the card game's seats are claimed.")),
+    }
+    state_model: type[pydantic.BaseModel] = api_models.GameState
+    new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
+
+    def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
+        return game_state(game).as_dict()  # the same for every seat: nothing is hidden
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         position = dice_rules.Position.from_cell_sums(game.rules, cell_sums)

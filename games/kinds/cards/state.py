@@ -1,0 +1,30 @@
+"""The card game's state as the API shows it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import store
+from games.models import Game, Seat
+
+
+def card_state(game: Game, seat: int | None) -> dict[str, Any]:
+    """A card game as `seat` may see it (None: any watcher): the engine's view, with seats
+    numbered from 1. Only `view(seat)` is ever shown, so no hand but the seat's own."""
+    view = store.load_tournament(game).view(seat)
+    data = view.to_dict()
+    rows = list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .values_list("name", "computer", "joined_at")
+    )
+    for entry, (name, computer, joined) in zip(data["seats"], rows, strict=True):
+        entry["seat"] += 1
+        entry |= {"name": name, "computer": computer, "claimed": computer or joined is not None}
+    deal = data["deal"]
+    deal["to_move"] = None if deal["to_move"] is None else deal["to_move"] + 1
+    for record in data["deals"]:
+        record["losers"] = [loser + 1 for loser in record["losers"]]
+    data.pop("log")
+    data["winners"] = [winner + 1 for winner in data["winners"]]
+    return {"id": game.pk, "name": game.name, "version": game.version} | data
