@@ -1343,11 +1343,27 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def bench_command() -> str:
+    """How this run was started: a run of some parts only says which."""
+    chosen = [
+        f"{name}={os.environ[name]}"
+        for name in ("BENCH_DATABASES", "BENCH_SECTIONS", "BENCH_SERVER")
+        if os.environ.get(name)
+    ]
+    if (
+        os.environ.get("BENCH_PARTS", "dice,speed,robustness,cards")
+        != "dice,speed,robustness,cards"
+    ):
+        chosen.insert(0, f"BENCH_PARTS={os.environ['BENCH_PARTS']}")
+    if not chosen:
+        return "`make bench` (`bash scripts/bench.sh`)"
+    return f"`{' '.join(chosen)} bash scripts/bench.sh`"
+
+
 def describe(results: list[dict[str, Any]]) -> str:
     first = results[0]["machine"] if results else {}
     lines = [
-        f"- Run: {results[0].get('started', '?') if results else '?'}, command `make bench`"
-        " (`bash scripts/bench.sh`)",
+        f"- Run: {results[0].get('started', '?') if results else '?'}, command {bench_command()}",
         f"- Machine: {first.get('nproc')} CPUs, {first.get('cpu')}, kernel {first.get('kernel')},"
         f" Python {first.get('python')}, Django {first.get('django')}, {first.get('wrk')}",
         f"- Server: {results[0].get('entry', '?') if results else '?'}, DEBUG=false, which "

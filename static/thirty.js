@@ -1,6 +1,6 @@
-// The little the page needs beyond htmx: fall back to polling when the game's event stream
-// does not get through, ignore stale live updates, keep the newest row in view, and show a
-// row's explanation when it is tapped.
+// The little the page needs beyond htmx: show the updates the game's event stream brings,
+// fall back to polling when it does not get through, ignore stale live updates, keep the
+// newest row in view, and show a row's explanation when it is tapped.
 (() => {
   "use strict";
   let seenVersion = Number(document.body.dataset.version || 0);
