@@ -163,6 +163,8 @@ def test_a_phone_that_lost_its_connection_catches_up(
     expect(phone.locator("#status")).to_contain_text("Next to roll: Anna")
     assert streams(asked) > opened_before_the_cut, "the stream was opened again"
     assert polls(asked) > polled_before, "what it missed came through /live"
+    # The reopened stream's first event (behind, or current) has been handled by now.
+    phone.wait_for_timeout(1000)
     polled_before = polls(asked)
     enter(live_server, game)  # and the phone follows on, from the stream alone
     expect(phone.locator("#sheet-rows tr")).to_have_count(4, timeout=3000)
