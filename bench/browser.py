@@ -6,6 +6,12 @@ API one after another. Each page notes, with a MutationObserver on the sheet, th
 each new row is in its document (`performance.timeOrigin + performance.now()`, the same
 clock as the driver's `time.time()` on one machine). The delay of a turn on a phone is
 that moment minus the moment the post started.
+
+Two ways to follow, measured side by side: the page as it is (its stream carries each
+update), and the two-step path it had before (the stream says only the version, and the
+page then fetches `/live`): the page's stream is then opened without the marks that ask
+for updates, which the server answers with versions only. A phone can also be put a
+mobile round trip away (Chromium's network emulation adds `latency_ms` to every request).
 """
 
 from __future__ import annotations
@@ -29,6 +35,15 @@ WATCH_ROWS = """() => {
     window.__seen.push([rows(), performance.timeOrigin + performance.now()]);
   }).observe(document.body, { childList: true, subtree: true });
 }"""
+
+
+# The two-step path: the stream is opened without the marks (v/n/t) that ask for updates.
+TWO_STEP = """(() => {
+  const Original = window.EventSource;
+  window.EventSource = class extends Original {
+    constructor(url, init) { super(String(url).split("?")[0], init); }
+  };
+})();"""
 
 
 def available() -> str | None:
@@ -69,6 +84,8 @@ def measure(
     phones: int = 3,
     spacing: float = 0.5,
     on_post: Callable[[int, float], None] | None = None,
+    two_step: bool = False,
+    latency_ms: float = 0,
 ) -> dict[str, Any]:
     """Post `turns` and return every (turn, phone) delay in seconds, and what went wrong."""
     from playwright.sync_api import sync_playwright
@@ -81,7 +98,21 @@ def measure(
             pages = []
             for _ in range(phones):
                 context = browser.new_context(viewport={"width": 390, "height": 844})
+                if two_step:
+                    context.add_init_script(TWO_STEP)
                 page = context.new_page()
+                if latency_ms:
+                    network = context.new_cdp_session(page)
+                    network.send("Network.enable")
+                    network.send(
+                        "Network.emulateNetworkConditions",
+                        {
+                            "offline": False,
+                            "latency": latency_ms,
+                            "downloadThroughput": -1,
+                            "uploadThroughput": -1,
+                        },
+                    )
                 page.goto(f"http://127.0.0.1:{port}/g/{game_id}/")
                 page.evaluate(WATCH_ROWS)
                 pages.append(page)
@@ -106,4 +137,11 @@ def measure(
                         delays.append(at - started)
         finally:
             browser.close()
-    return {"delays": delays, "missed": missed, "phones": phones, "turns": len(turns)}
+    return {
+        "delays": delays,
+        "missed": missed,
+        "phones": phones,
+        "turns": len(turns),
+        "two_step": two_step,
+        "latency_ms": latency_ms,
+    }

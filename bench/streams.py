@@ -1,11 +1,13 @@
 """Many phones holding a game's event stream open: `make bench` runs a few of these.
 
-    streams.py --port PORT --game ID --count N [--fetch]
+    streams.py --port PORT --game ID --count N [--fetch | --pages]
 
 Opens N streams (`/g/<id>/events`), each on its own connection, and prints `ready N` once
 every stream has had its first event. With --fetch each stream then does what the page
-does on an event: it asks `/live?v=..&n=..&t=..` on its own kept connection and takes the
-next v/n/t from the answer. A line `stop` on stdin ends it; it then prints one JSON line:
+did before its stream carried updates: on an event it asks `/live?v=..&n=..&t=..` on its
+own kept connection and takes the next v/n/t from the answer. With --pages each stream is
+opened as the page opens it today (`/g/<id>/events?v=..&n=..&t=..`), so that every event
+carries the update itself. A line `stop` on stdin ends it; it then prints one JSON line:
 when each version arrived on each stream (and, with --fetch, when its update was in), as
 Unix times, plus counts of errors.
 """
@@ -27,10 +29,11 @@ HOST = "127.0.0.1"
 
 
 class Phones:
-    def __init__(self, port: int, game: str, fetch: bool) -> None:
+    def __init__(self, port: int, game: str, fetch: bool, pages: bool) -> None:
         self.port = port
         self.game = game
         self.fetch = fetch
+        self.pages = pages
         self.arrivals: dict[int, list[float]] = defaultdict(list)
         self.fetched: dict[int, list[float]] = defaultdict(list)
         self.errors: list[str] = []
@@ -47,9 +50,12 @@ class Phones:
             connected.set()
             return
         first = True
+        path = f"/g/{self.game}/events"
+        if self.pages and live is not None:
+            path = live.url().replace("/live?", "/events?")
         try:
             writer.write(
-                f"GET /g/{self.game}/events HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
+                f"GET {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
                 "Accept: text/event-stream\r\n\r\n".encode()
             )
             head = await reader.readuntil(b"\r\n\r\n")
@@ -121,10 +127,11 @@ def main() -> None:
     parser.add_argument("--game", required=True)
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--fetch", action="store_true")
+    parser.add_argument("--pages", action="store_true")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 3 * args.count + 64)), hard))
-    result = asyncio.run(Phones(args.port, args.game, args.fetch).run(args.count))
+    result = asyncio.run(Phones(args.port, args.game, args.fetch, args.pages).run(args.count))
     print(json.dumps(result), flush=True)
 
 

@@ -11,8 +11,9 @@ newest version it has heard of for each. Three things publish a version into it:
   watched games when another connection has committed: so several worker processes on one
   machine also hear each other within about 20 ms, for no measurable cost while idle.
 
-A stream only ever carries a version; the page then asks `/g/<id>/live` for what is new
-since the version it shows, which works the same for every kind of game.
+The hub only ever hands out versions. A program's stream sends them as they are; a page's
+stream turns each into the update the page needs (games/page_stream.py), and `/g/<id>/live`
+answers the same for a page whose stream does not get through or that was cut off.
 """
 
 from __future__ import annotations

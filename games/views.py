@@ -6,6 +6,7 @@ Each view parses, checks access, calls `games.store` (which calls the rules) and
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import json
@@ -16,6 +17,7 @@ from typing import Any, cast
 
 import segno
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core import signing
 from django.core.handlers.wsgi import WSGIRequest
 from django.core.paginator import Paginator
@@ -35,6 +37,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -42,7 +45,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import chances, claims, guesses, rules, store, transfer
+from games import chances, claims, guesses, page_stream, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -65,6 +68,7 @@ from games.kinds import kind_of
 from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
 from games.models import Game, Seat
+from games.page_stream import Mark, Update
 from games.players import MergeRefused, merge_plan, player_stats
 from games.push import hub
 from games.rules import dice as dice_rules
@@ -316,15 +320,32 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         raise Http404
     if version == current:
         return HttpResponse(status=204)
-    count = _int_or_none(request.GET.get("n")) or 0
-    last = _int_or_none(request.GET.get("t"))
     game = get_object_or_404(Game, pk=game_id)
     if (rematch := store.rematch_of(game)) is not None:
         # The host started a rematch: every phone following this game goes along.
         return HttpResponseClientRedirect(reverse("game", args=[rematch]))
     access = access_for(request, game)
+    update = _update(request, game, access, _mark_of(request.GET, version))
+    response = HttpResponse(update.body)
+    # The page ignores an update older than what it already shows (a poll that crossed a turn).
+    response["X-Thirty-Version"] = str(update.version)
+    if access.host or access.seat is not None:
+        # A seat's update holds its hand or its turn form, the host's its controls.
+        add_never_cache_headers(response)
+    return response
+
+
+def _mark_of(query: QueryDict, version: int | None) -> Mark:
+    """What the page says it shows, from the marks of its poll (`?v=..&n=..&t=..`)."""
+    count = _int_or_none(query.get("n")) or 0
+    return Mark(-1 if version is None else version, count, _int_or_none(query.get("t")))
+
+
+def _update(request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:
+    """What is new for this follower since `mark`: for `/live` and for the page's stream."""
     if game.is_cards:
         return _card_update(request, game, access)
+    count, last = mark.count, mark.last
     if access.host or access.seat is not None:
         sheet, replace = sheet_since(game, count, last)
         extra = {}
@@ -334,18 +355,26 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             own = [row for row in sheet.rows if row.cells[access.seat].rolled]
             if own:
                 extra["entered_for_you"] = own[-1].total
-        return _render_update(request, sheet, replace=replace, access=access, extra=extra)
+        response = _render_update(request, sheet, replace=replace, access=access, extra=extra)
+        return _sheet_update(response, sheet, replace)
 
     # Every watcher asks for the same change at about the same moment: build it once.
-    def build() -> tuple[str, str]:
+    def build() -> Update:
         sheet, replace = sheet_since(game, count, last)
         response = _render_update(request, sheet, replace=replace, access=Access())
-        return response.content.decode(), response["X-Thirty-Version"]
+        return _sheet_update(response, sheet, replace)
 
-    body, new_version = cached(("update", game.pk, game.version, version, count, last), build)
-    response = HttpResponse(body)
-    response["X-Thirty-Version"] = new_version
-    return response
+    return cached(("update", game.pk, game.version, mark.version, count, last), build)
+
+
+def _sheet_update(response: HttpResponse, sheet: Sheet, replace: bool) -> Update:
+    return Update(
+        response.content.decode(),
+        sheet.game.version,
+        sheet.turn_count,
+        sheet.last_turn_id,
+        whole=replace,
+    )
 
 
 @require_GET
@@ -353,7 +382,9 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """The game's version as server-sent events: the current one at once, then one event per
     change, and a comment line as a heartbeat when nothing happens, so proxies keep the
     stream open. Every event is `id: N`, `event: version`, `data: {"version": N}`; the page
-    then asks `live` for what is new, and a program `GET /api/games/{id}`.
+    then asks `live` for what is new, and a program `GET /api/games/{id}`. A game page that
+    says what it shows (`/g/<id>/events?v=..&n=..&t=..`) is sent the updates themselves
+    instead (games/page_stream.py).
 
     Under ASGI an open stream is a coroutine waiting on the process's hub (games/push.py):
     no thread and no query while nothing happens."""
@@ -369,8 +400,22 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         if request.path.startswith("/api/"):
             return JsonResponse({"error": _("There is no such game.")}, status=404)
         raise Http404
-    if threaded:
-        stream: Iterator[bytes] | AsyncIterator[bytes] = _threaded_stream(game_id, version)
+    # Only the page's stream, and only when asked: the API's events stay versions.
+    page = request.resolver_match is not None and request.resolver_match.url_name == "events"
+    shown = _int_or_none(request.GET.get("v")) if page else None
+    stream: Iterator[bytes] | AsyncIterator[bytes]
+    if shown is not None:
+        follower = await sync_to_async(_Follower.of, thread_sensitive=not threaded)(
+            request, game_id
+        )
+        mark = _mark_of(request.GET, shown)
+        if threaded:
+            versions = hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS)
+            stream = page_stream.stream_sync(mark, versions, follower.make_here)
+        else:
+            stream = page_stream.stream(mark, hub.versions(game_id, version), follower.make)
+    elif threaded:
+        stream = _threaded_stream(game_id, version)
     else:
         stream = _stream(game_id, version)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
@@ -388,24 +433,63 @@ def _version_then_let_go(game_id: str) -> int | None:
         connection.close()
 
 
-RETRY = b"retry: 1000\n"
-HEARTBEAT = b": keep-alive\n\n"
-
-
-def _event(version: int) -> bytes:
-    return f'id: {version}\nevent: version\ndata: {{"version": {version}}}\n\n'.encode()
-
-
 async def _stream(game_id: str, version: int) -> AsyncIterator[bytes]:
-    yield RETRY
+    yield page_stream.RETRY
     async for new in hub.versions(game_id, version):
-        yield HEARTBEAT if new is None else _event(new)
+        yield page_stream.HEARTBEAT if new is None else page_stream.version_event(new)
 
 
 def _threaded_stream(game_id: str, version: int) -> Iterator[bytes]:
-    yield RETRY
+    yield page_stream.RETRY
     for new in hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS):
-        yield HEARTBEAT if new is None else _event(new)
+        yield page_stream.HEARTBEAT if new is None else page_stream.version_event(new)
+
+
+@dataclass(frozen=True)
+class _Follower:
+    """Whoever holds a page's stream open, and how their updates are made."""
+
+    request: HtmxHttpRequest
+    game_id: str
+    language: str
+    # Who the page was opened as. A watcher stays one (claiming a seat reloads the page); a
+    # seat or the host is checked again at every change, so that a seat link the host has
+    # replaced stops showing that hand at once.
+    watcher: bool
+
+    @classmethod
+    def of(cls, request: HttpRequest, game_id: str) -> _Follower:
+        try:
+            game = Game.objects.filter(pk=game_id).first()
+            access = Access() if game is None else access_for(request, game)
+        finally:
+            connection.close()
+        watcher = not access.host and access.seat is None
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        return cls(cast(HtmxHttpRequest, request), game_id, language, watcher)
+
+    async def make(self, mark: Mark) -> page_stream.Pushed | None:
+        build = sync_to_async(self._build, thread_sensitive=False)
+        if not self.watcher:
+            return await build(mark)
+        # Every watcher's stream at the same mark wants the same update: made once per event
+        # loop, and a stream that goes away meanwhile does not cancel it for the others.
+        key = (self.game_id, hub.latest(self.game_id), mark, self.language)
+        return await asyncio.shield(page_stream.flights().get(key, lambda: build(mark)))
+
+    def make_here(self, mark: Mark) -> page_stream.Pushed | None:
+        try:
+            return self._build(mark)
+        finally:
+            connection.close()  # the stream's thread holds no connection while it waits
+
+    def _build(self, mark: Mark) -> page_stream.Pushed | None:
+        with translation.override(self.language):
+            game = Game.objects.filter(pk=self.game_id).first()
+            if game is None or store.rematch_of(game) is not None:
+                return None  # the page's poll says so (a rematch takes the phone along)
+            access = Access() if self.watcher else access_for(self.request, game)
+            return page_stream.pushed(_update(self.request, game, access, mark), mark)
 
 
 @require_POST
@@ -1124,28 +1208,19 @@ def _card_page(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
     return response
 
 
-def _card_update(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+def _card_update(request: HtmxHttpRequest, game: Game, access: Access) -> Update:
     """A live update of the card table: the whole table, which is small. Watchers share one
     copy per version; a seat's copy, with its hand, is made for that phone alone."""
 
-    def render_update(seat: int | None, viewer: Access) -> HttpResponse:
+    def render_update(seat: int | None, viewer: Access) -> Update:
         table = _card_table(game, seat)
         context = _card_context(request, game, table, viewer) | {"oob": True}
-        response = render(request, "games/card_update.html", context)
-        response["X-Thirty-Version"] = str(game.version)
-        return response
+        body = render(request, "games/card_update.html", context).content.decode()
+        return Update(body, game.version, whole=True)
 
     if access.seat is not None or access.host:
-        response = render_update(access.seat, access)
-        add_never_cache_headers(response)
-        return response
-    body = cached(
-        ("card-update", game.pk, game.version),
-        lambda: render_update(None, Access()).content.decode(),
-    )
-    response = HttpResponse(body)
-    response["X-Thirty-Version"] = str(game.version)
-    return response
+        return render_update(access.seat, access)
+    return cached(("card-update", game.pk, game.version), lambda: render_update(None, Access()))
 
 
 @require_POST

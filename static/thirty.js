@@ -1,6 +1,6 @@
-// The little the page needs beyond htmx: fall back to polling when the game's event stream
-// does not get through, ignore stale live updates, keep the newest row in view, and show a
-// row's explanation when it is tapped.
+// The little the page needs beyond htmx: show the updates the game's event stream brings,
+// fall back to polling when it does not get through, ignore stale live updates, keep the
+// newest row in view, and show a row's explanation when it is tapped.
 (() => {
   "use strict";
   let seenVersion = Number(document.body.dataset.version || 0);
@@ -9,11 +9,13 @@
   // A form that records a move: the dice turn form, or a phone's hand of cards.
   const isTurnForm = (elt) => Boolean(elt.closest?.("#turn-panel form, #hand form"));
 
-  // The stream (htmx's SSE extension on #live-stream) announces every new version, and #live
-  // then fetches the update. #live also polls every second; while the stream is healthy (it
-  // has delivered an event since it last failed) those polls are held back to one every
-  // SLOW_POLL_MS, as a safety net. A proxy that buffers the stream, or a stream that fails,
-  // leaves the once-a-second poll running, so nobody notices the difference but the delay.
+  // The stream (htmx's SSE extension on #live-stream) carries every change's update itself
+  // (an "update" event, applied here), or says only the new version ("version": after a
+  // cut, or from a server that cannot make the update), and #live then fetches the update.
+  // #live also polls every second; while the stream is healthy (it has delivered an event
+  // since it last failed) those polls are held back to one every SLOW_POLL_MS, as a safety
+  // net. A proxy that buffers the stream, or a stream that fails, leaves the once-a-second
+  // poll running, so nobody notices the difference but the delay.
   const SLOW_POLL_MS = 30000;
   let streamHealthy = false;
   let lastLive = 0;
@@ -24,6 +26,49 @@
   const liveFailed = (event) => { if (event.detail.elt.id === "live") lastLive = 0; };
   document.body.addEventListener("htmx:sendError", liveFailed);
   document.body.addEventListener("htmx:responseError", liveFailed);
+
+  const showVersion = (version) => {
+    seenVersion = version;
+    // Shown on the page, so that anyone (a test too) can tell which version is on screen.
+    document.body.dataset.version = String(version);
+  };
+  // A pushed update: {"version", "since", "html"}. It is made from the version the stream
+  // last sent ("since"; null when it fits any older page); a page that shows another one
+  // (it skipped an update, or fetched one itself) asks #live for what it is missing.
+  const applyPushed = (message) => {
+    streamHealthy = true;
+    lastLive = Date.now();  // as good as a poll: the safety net's next one is due later
+    let update;
+    try {
+      update = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    // Nothing new, or this phone's own turn is on its way: its answer brings the same.
+    if (!update.html || update.version <= seenVersion || turnInFlight) return;
+    const live = document.getElementById("live");
+    if (update.since !== null && update.since !== seenVersion) {
+      if (live) htmx.trigger(live, "thirty:behind");
+      return;
+    }
+    showVersion(update.version);
+    if (document.activeElement?.closest?.("#turn-panel")) focusWasInPanel = true;
+    htmx.swap(live || document.body, update.html, { swapStyle: "none" }, { eventInfo: { pushed: true } });
+  };
+  // A stream that the extension opens again after a cut starts from what the page shows.
+  document.body.addEventListener("htmx:afterSettle", () => {
+    const stream = document.getElementById("live-stream");
+    const query = document.getElementById("live")?.getAttribute("hx-get")?.split("?")[1];
+    const url = stream?.getAttribute("sse-connect");
+    if (url && query) stream.setAttribute("sse-connect", `${url.split("?")[0]}?${query}`);
+  });
+  const hooked = new WeakSet();
+  document.body.addEventListener("htmx:sseOpen", (event) => {
+    const source = event.detail.source;
+    if (!source || hooked.has(source)) return;  // opened again after a cut: still hooked
+    hooked.add(source);
+    source.addEventListener("update", applyPushed);
+  });
 
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     const elt = event.detail.elt;
@@ -40,7 +85,8 @@
       event.preventDefault();
       return;
     }
-    const pushed = String(event.detail.requestConfig?.triggeringEvent?.type || "").startsWith("sse:");
+    const trigger = String(event.detail.requestConfig?.triggeringEvent?.type || "");
+    const pushed = trigger.startsWith("sse:") || trigger === "thirty:behind";
     if (!pushed && streamHealthy && Date.now() - lastLive < SLOW_POLL_MS) {
       event.preventDefault();
       return;
@@ -59,9 +105,7 @@
       event.detail.shouldSwap = false;
       return;
     }
-    seenVersion = version;
-    // Shown on the page, so that anyone (a test too) can tell which version is on screen.
-    document.body.dataset.version = String(version);
+    showVersion(version);
   });
 
   // Right after a turn is recorded, the next player's pad waits a moment before it takes taps,
@@ -125,7 +169,7 @@
   }
 
   document.body.addEventListener("htmx:afterSettle", (event) => {
-    if (!event.detail.xhr?.getResponseHeader("X-Thirty-Version")) return;
+    if (!event.detail.pushed && !event.detail.xhr?.getResponseHeader("X-Thirty-Version")) return;
     navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
   });
 

@@ -1,6 +1,7 @@
-"""Phones follow the game's event stream: a change shows at once without polling, a phone
-that lost its connection catches up when it is back, and where the stream cannot get
-through (a proxy that buffers or refuses it) the page polls as before."""
+"""Phones follow the game's event stream: a change comes in the event itself and shows
+without any request, a phone that lost its connection catches up through `/live` when it is
+back, and where the stream cannot get through (a proxy that buffers or refuses it) the
+page polls as before."""
 
 from __future__ import annotations
 
@@ -19,14 +20,18 @@ from tests.browser.conftest import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")
+EVENTS = re.compile(r"/events(\?|$)")
 
 
-def api(live_server: Any, path: str, body: dict[str, Any], key: str = "") -> dict[str, Any]:
+def api(
+    live_server: Any, path: str, body: dict[str, Any] | None, key: str = "", **headers: str
+) -> dict[str, Any]:
+    """A POST of `body` through the JSON API, or a GET without one."""
     request = urllib.request.Request(
         f"{live_server.url}{path}",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "X-Host-Key": key},
-        method="POST",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Host-Key": key, **headers},
+        method="GET" if body is None else "POST",
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         answer: dict[str, Any] = json.loads(response.read())
@@ -41,9 +46,15 @@ def enter(live_server: Any, game: dict[str, Any], total: int = 20) -> None:
     api(live_server, f"/api/games/{game['id']}/turns", {"total": total}, game["host_key"])
 
 
-def open_phone(open_browser: Callable[..., Any], game: dict[str, Any]) -> tuple[Any, list[str]]:
-    """A phone on the game's page, and the addresses it asked for from then on."""
+def open_phone(
+    open_browser: Callable[..., Any], game: dict[str, Any], seat: tuple[str, str] | None = None
+) -> tuple[Any, list[str]]:
+    """A phone on the game's page (a seat's: its key, and the server's address for its
+    cookie), and the addresses it asked for from then on."""
     phone = open_browser(PHONE)
+    if seat is not None:
+        key, url = seat
+        phone.context.add_cookies([{"name": f"thirty_seat_{game['id']}", "value": key, "url": url}])
     asked: list[str] = []
     phone.on("request", lambda request: asked.append(request.url))
     phone.goto(f"/g/{game['id']}/")
@@ -62,25 +73,65 @@ def polls(asked: list[str]) -> int:
 
 
 def streams(asked: list[str]) -> int:
-    return sum(url.endswith("/events") for url in asked)
+    return sum(bool(EVENTS.search(url)) for url in asked)
 
 
-def test_a_change_is_pushed_and_the_page_stops_polling(
+def following(phone: Any, asked: list[str]) -> None:
+    """Wait until the phone's stream is open and has said the page is current."""
+    wait_until(phone, lambda: streams(asked) >= 1)
+    phone.wait_for_timeout(500)
+
+
+def test_a_change_comes_in_the_event_and_the_page_asks_for_nothing(
     open_browser: Callable[..., Any], live_server: Any
 ) -> None:
     game = new_game(live_server)
     phone, asked = open_phone(open_browser, game)
-    # The stream's first event (the version now) brings one refresh, which finds nothing.
-    wait_until(phone, lambda: polls(asked) >= 1)
-    phone.wait_for_timeout(300)
-    assert streams(asked) == 1
+    following(phone, asked)
     before = polls(asked)
     phone.wait_for_timeout(2500)
     assert polls(asked) == before, "a healthy stream holds the once-a-second poll back"
 
     enter(live_server, game)
     expect(phone.locator("#turn-1")).to_be_visible(timeout=2000)
-    assert polls(asked) == before + 1  # the refresh the pushed version asked for
+    expect(phone.locator("#status")).to_contain_text("Next to roll: Ben")
+    enter(live_server, game, 25)
+    expect(phone.locator("#sheet-rows tr")).to_have_count(2, timeout=2000)
+    assert polls(asked) == before, "the rows came in the events themselves"
+    assert streams(asked) == 1
+
+
+def test_a_card_table_comes_in_the_event_with_the_seat_s_own_hand(
+    open_browser: Callable[..., Any], live_server: Any
+) -> None:
+    game = api(
+        live_server, "/api/games", {"players": ["Anna", "Ben"], "rules": {"preset": "cards"}}
+    )
+    claims = "/api/games/{}/seats/{}/claim"
+    keys = [
+        api(live_server, claims.format(game["id"], seat), {}, **{"X-Seat-Key": key})["seat_key"]
+        for seat, key in enumerate(game["seat_keys"], start=1)
+    ]
+    watcher, watched = open_phone(open_browser, game)
+    ben, asked_by_ben = open_phone(open_browser, game, (keys[1], live_server.url))
+    expect(ben.locator("#hand [data-card]")).to_have_count(3)
+    for phone, asked in ((watcher, watched), (ben, asked_by_ben)):
+        following(phone, asked)
+    before = polls(watched), polls(asked_by_ben)
+
+    state = api(live_server, f"/api/games/{game['id']}", None, **{"X-Seat-Key": keys[0]})
+    move = next(move for move in state["legal"] if not move["card"].startswith("X"))
+    api(live_server, f"/api/games/{game['id']}/moves", move, **{"X-Seat-Key": keys[0]})
+    after = api(live_server, f"/api/games/{game['id']}", None, **{"X-Seat-Key": keys[1]})
+
+    for phone in (watcher, ben):
+        expect(phone.locator("#running-total")).to_have_text(str(after["deal"]["total"]))
+    # Ben's phone shows Ben's hand, now that it is his turn; the watcher's shows no hand.
+    expect(ben.locator("#hand.my-turn")).to_be_visible()
+    shown = ben.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    assert set(shown) == set(after["hand"])
+    expect(watcher.locator("#hand")).to_have_count(0)
+    assert (polls(watched), polls(asked_by_ben)) == before, "no phone asked for the update"
 
 
 def test_a_phone_that_lost_its_connection_catches_up(
@@ -90,28 +141,34 @@ def test_a_phone_that_lost_its_connection_catches_up(
     monkeypatch.setattr(views, "THREADED_STREAM_SECONDS", 1)
     game = new_game(live_server)
     phone, asked = open_phone(open_browser, game)
-    wait_until(phone, lambda: polls(asked) >= 1)  # the stream's first event
+    following(phone, asked)
     assert streams(asked) == 1
 
     # The phone loses the server: the stream ends and nothing gets through until it is back.
     opened_before_the_cut = streams(asked)
     refuse = lambda route: route.abort()  # noqa: E731
     phone.route(LIVE, refuse)
-    phone.route("**/events", refuse)
+    phone.route(EVENTS, refuse)
     phone.wait_for_timeout(1000)
     for total in (20, 25, 12):
         enter(live_server, game, total)
     phone.wait_for_timeout(1500)
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)  # it missed them
     monkeypatch.setattr(views, "THREADED_STREAM_SECONDS", 55)
+    polled_before = polls(asked)
 
     phone.unroute(LIVE)
-    phone.unroute("**/events")
+    phone.unroute(EVENTS)
     expect(phone.locator("#sheet-rows tr")).to_have_count(3, timeout=5000)
     expect(phone.locator("#status")).to_contain_text("Next to roll: Anna")
     assert streams(asked) > opened_before_the_cut, "the stream was opened again"
-    enter(live_server, game)  # and the phone follows on
+    assert polls(asked) > polled_before, "what it missed came through /live"
+    # The reopened stream's first event (behind, or current) has been handled by now.
+    phone.wait_for_timeout(1000)
+    polled_before = polls(asked)
+    enter(live_server, game)  # and the phone follows on, from the stream alone
     expect(phone.locator("#sheet-rows tr")).to_have_count(4, timeout=3000)
+    assert polls(asked) == polled_before
 
 
 def test_without_the_stream_the_page_polls(
@@ -120,7 +177,7 @@ def test_without_the_stream_the_page_polls(
     """A proxy that refuses or buffers the stream: the page polls every second instead."""
     game = new_game(live_server)
     phone = open_browser(PHONE)
-    phone.route("**/events", lambda route: route.abort())
+    phone.route(EVENTS, lambda route: route.abort())
     asked: list[str] = []
     phone.on("request", lambda request: asked.append(request.url))
     phone.goto(f"/g/{game['id']}/")

@@ -4,6 +4,7 @@ then one event per change, heartbeats while nothing happens, from this process a
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from collections.abc import AsyncIterator
 from typing import Any, TypeVar
@@ -19,6 +20,7 @@ from games.rules import dice as dice_rules
 from games.versions import CHANNEL
 from tests.factories import make_game
 from tests.web.loops import own_loop, own_thread
+from tests.web.test_card_api import visible_codes
 
 # The stream reads the version in another thread, so the game must be committed.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,8 +35,10 @@ async def next_chunk(chunks: AsyncIterator[T], seconds: float = 3.0) -> T:
     return await asyncio.wait_for(anext(chunks), seconds)
 
 
-async def open_stream(url: str) -> tuple[Any, AsyncIterator[bytes]]:
-    response = await AsyncClient().get(url)
+async def open_stream(
+    url: str, client: AsyncClient | None = None
+) -> tuple[Any, AsyncIterator[bytes]]:
+    response = await (client or AsyncClient()).get(url)
     assert response.status_code == 200
     assert response["Content-Type"] == "text/event-stream"
     assert response["Cache-Control"] == "no-cache"
@@ -43,7 +47,10 @@ async def open_stream(url: str) -> tuple[Any, AsyncIterator[bytes]]:
     return response, chunks
 
 
-@pytest.mark.parametrize("url", ["/g/{}/events", "/api/games/{}/events"])
+# A page's stream that does not say what it shows, and the API's, whatever it is asked.
+@pytest.mark.parametrize(
+    "url", ["/g/{}/events", "/api/games/{}/events", "/api/games/{}/events?v=1&n=0&t="]
+)
 def test_it_sends_the_version_now_and_then_every_change(url: str) -> None:
     game = make_game()
 
@@ -136,8 +143,8 @@ def test_an_unknown_game_is_404_and_the_api_says_why() -> None:
 def test_the_game_page_follows_its_stream_and_polls_as_a_fallback(client: Client) -> None:
     game = make_game()
     page = client.get(f"/g/{game.pk}/").content.decode()
-    assert f'sse-connect="/g/{game.pk}/events"' in page
-    assert 'hx-trigger="sse:version, every 1s"' in page
+    assert f'sse-connect="/g/{game.pk}/events?v=1&amp;n=0&amp;t="' in page
+    assert 'hx-trigger="sse:version, thirty:behind, every 1s"' in page
     assert "htmx-ext-sse-2.2.4" in page
 
 
@@ -161,3 +168,94 @@ def test_a_waiting_stream_hears_a_newer_version_from_a_later_stream() -> None:
         assert hub.watched() == []
 
     run()
+
+
+def pushed(chunk: bytes) -> tuple[str, dict[str, Any]]:
+    """An event's type and data."""
+    lines = dict(line.split(": ", 1) for line in chunk.decode().strip().splitlines())
+    return lines["event"], json.loads(lines["data"])
+
+
+def test_a_page_that_says_what_it_shows_is_sent_each_update_itself() -> None:
+    game = make_game()
+    record = sync_to_async(store.record_turn, thread_sensitive=False)
+
+    @own_loop
+    async def run() -> None:
+        _, chunks = await open_stream(f"/g/{game.pk}/events?v=1&n=0&t=")
+        # The page is current: nothing to show, and no version to fetch.
+        assert pushed(await next_chunk(chunks)) == ("update", {"version": 1})
+        await record(game.pk, dice_rules.Turn(20))
+        kind, update = pushed(await next_chunk(chunks))
+        assert kind == "update" and (update["version"], update["since"]) == (2, 1)
+        assert 'id="turn-1"' in update["html"] and "<strong>Ben</strong>" in update["html"]
+        await record(game.pk, dice_rules.Turn(33, 1))
+        kind, update = pushed(await next_chunk(chunks))
+        assert (update["version"], update["since"]) == (3, 2)
+        assert 'id="turn-2"' in update["html"] and 'id="turn-1"' not in update["html"]
+
+    run()
+
+
+def test_a_page_that_missed_changes_catches_up_through_live() -> None:
+    """A stream opened again after a cut: the page asks `/live`, then is sent what follows."""
+    game = make_game()
+    store.record_turn(game.pk, dice_rules.Turn(20))
+    record = sync_to_async(store.record_turn, thread_sensitive=False)
+
+    @own_loop
+    async def run() -> None:
+        _, chunks = await open_stream(f"/g/{game.pk}/events?v=1&n=0&t=")
+        assert await next_chunk(chunks) == event(2)
+        await record(game.pk, dice_rules.Turn(25))
+        kind, update = pushed(await next_chunk(chunks))
+        assert kind == "update" and (update["version"], update["since"]) == (3, 2)
+        assert 'id="turn-2"' in update["html"] and 'id="turn-1"' not in update["html"]
+
+    run()
+
+
+def test_a_seat_is_sent_its_own_hand_and_a_watcher_none() -> None:
+    client = Client()
+
+    def post(url: str, body: dict[str, Any], **headers: str) -> Any:
+        return client.post(url, json.dumps(body), content_type="application/json", headers=headers)
+
+    game = post("/api/games", {"players": ["Anna", "Ben"], "rules": {"preset": "cards"}}).json()
+    url = f"/api/games/{game['id']}"
+    anna = post(f"{url}/seats/1/claim", {}, **{"X-Seat-Key": game["seat_keys"][0]}).json()
+    ben = post(f"{url}/seats/2/claim", {}, **{"X-Seat-Key": game["seat_keys"][1]}).json()
+    keys = {1: anna["seat_key"], 2: ben["seat_key"]}
+    state = client.get(url, headers={"X-Seat-Key": keys[1]}).json()
+    version = state["version"]
+    stream_url = f"/g/{game['id']}/events?v={version}"
+
+    def play() -> dict[int, dict[str, Any]]:
+        post(f"{url}/moves", state["legal"][0] | {"version": version}, **{"X-Seat-Key": keys[1]})
+        return {
+            who: client.get(url, headers={"X-Seat-Key": key}).json() for who, key in keys.items()
+        }
+
+    @own_loop
+    async def run() -> tuple[dict[str, Any], dict[str, Any], dict[int, dict[str, Any]]]:
+        seat = AsyncClient()
+        seat.cookies[f"thirty_seat_{game['id']}"] = keys[1]
+        _, seat_chunks = await open_stream(stream_url, seat)
+        _, watcher_chunks = await open_stream(stream_url)
+        assert pushed(await next_chunk(watcher_chunks))[1] == {"version": version}
+        assert pushed(await next_chunk(seat_chunks))[1] == {"version": version}
+        after = await sync_to_async(play, thread_sensitive=False)()
+        _, for_seat = pushed(await next_chunk(seat_chunks))
+        _, for_watcher = pushed(await next_chunk(watcher_chunks))
+        return for_seat, for_watcher, after
+
+    for_seat, for_watcher, after = run()
+    assert for_seat["version"] == for_watcher["version"] == after[1]["version"]
+    assert for_seat["since"] is None  # the whole table: it fits any older page
+    own, other = set(after[1]["hand"]), set(after[2]["hand"])
+    assert 'id="hand"' in for_seat["html"] and own <= visible_codes(for_seat["html"])
+    assert not visible_codes(for_seat["html"]) & other
+    assert 'id="hand"' not in for_watcher["html"]
+    assert not visible_codes(for_watcher["html"]) & (own | other)
+    # Nothing this process shares between phones holds a hand.
+    assert not any('id="hand"' in repr(value) for value in cache._memory.entries.values())
