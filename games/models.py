@@ -232,14 +232,18 @@ class Cell(models.Model):
 
 
 class Secret(models.Model):
-    """A game's secret seed: the deals (and the stock order) follow from it and the moves, so
-    hands are never stored; in a dice game, every die the app rolls. Only `games.store` reads
-    it; no page or answer shows it before the game is over."""
+    """A game's secret seed: the deals (and the stock order) follow from it and the moves; in
+    a dice game, every die the app rolls. Only `games.store` reads it; no page or answer shows
+    it before the game is over.
+
+    `state` is a cache, and only the store's: the card game's whole state at `state_version`
+    (hands and stock included), so that any process resumes a tournament in constant time
+    instead of replaying every move from the seed. It is read only under its version, never
+    shown, and can be dropped at any time: the seed and the move log rebuild it."""
 
     game = models.OneToOneField(Game, related_name="secret", on_delete=models.CASCADE)
     seed = models.CharField(max_length=64)
-    # The whole state at `state_version` (hands and stock included), so that any process
-    # resumes the game in constant time instead of replaying every move.
+    # The store's cache of the card game's state at `state_version` (see the docstring).
     state = models.JSONField(null=True, blank=True)
     state_version = models.PositiveIntegerField(default=0)
 

@@ -17,7 +17,7 @@ from typing import Any
 from games import store
 from games.cache import current_version, peek, remember, remembered
 from games.kinds import kind_of
-from games.models import Game, Seat, Secret, Turn
+from games.models import Game, Seat, Turn
 from games.rules import dice as dice_rules
 
 _GAP = len("}")
@@ -119,9 +119,7 @@ def _build(game: Game) -> State:
             "seed_sha256": game.seed_sha256,
             "earlier_seeds": game.earlier_seeds,
             # The seed shows once the game is over, so that anyone can roll every turn again.
-            "seed": Secret.objects.filter(game=game).values_list("seed", flat=True).first()
-            if position.finished
-            else None,
+            "seed": store.revealed_seed(game, finished=position.finished),
         }
     )
     return State(game.version, head, log.turns)

@@ -514,9 +514,10 @@ def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.Rolle
     return rolled_dice.RolledTurn.from_json(position, game.rolling)
 
 
-def revealed_seed(game: Game) -> str | None:
-    """The secret seed, which anyone may see once the game is over."""
-    if not game.finished:
+def revealed_seed(game: Game, *, finished: bool | None = None) -> str | None:
+    """The secret seed, which anyone may see once the game is over (`finished`, when the
+    caller's position knows better than the row it holds)."""
+    if not (game.finished if finished is None else finished):
         return None
     return Secret.objects.filter(game=game).values_list("seed", flat=True).first()
 
