@@ -601,7 +601,7 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
             # Every phone's secret is shown at the end: reopened, the parts to come could be
             # foreseen by anyone.
             raise rules.IllegalTurnError(TABLE_DICE_SHOWN)
-        if game.finished and not game.is_cards:
+        if game.finished:
             _fresh_seed(game)
         computers = frozenset(
             Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
