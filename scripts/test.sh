@@ -31,7 +31,10 @@ export DJANGO_ALLOW_ASYNC_UNSAFE=true  # Playwright's sync API runs an event loo
 PYTEST=($BIN/pytest -q -rs "$@")
 
 echo "== SQLite"
-"${PYTEST[@]}"
+# On every core (pytest-xdist): each worker is its own process with its own test database
+# (named after its pid, thirty/settings.py) and its own live server on a port the system
+# picks. Work is stolen from a busy worker, since a few tests take far longer than most.
+"$BIN/pytest" -q -rs -n "${THIRTY_WORKERS:-auto}" --dist worksteal "$@"
 
 if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
   echo "== PostgreSQL"
