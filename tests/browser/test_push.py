@@ -83,6 +83,7 @@ def test_a_change_is_pushed_and_the_page_stops_polling(
     assert polls(asked) == before + 1  # the refresh the pushed version asked for
 
 
+@pytest.mark.journey  # on PostgreSQL too: the rows a phone missed, read back after a cut
 def test_a_phone_that_lost_its_connection_catches_up(
     open_browser: Callable[..., Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
