@@ -21,8 +21,12 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 HERE = Path(__file__).resolve().parent
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-# How long a watcher may wait for a change: the page polls every second.
+# How long a watcher may wait for a change: at the real pace the page polls every second.
 LIVE_TIMEOUT_MS = 5_000
+# The pace the browser tests play at (thirty/settings.py), unless marked `real_pace`: a tap
+# waits for a pad that takes taps either way, and a missed change for the next poll.
+QUICK_COOLDOWN_MS = 50
+QUICK_POLL_SECONDS = 0.25
 
 
 @pytest.fixture(scope="session")
@@ -40,6 +44,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _quick_pace(request: pytest.FixtureRequest, settings: Any) -> None:
+    if request.node.get_closest_marker("real_pace") is None:
+        settings.THIRTY_COOLDOWN_MS = QUICK_COOLDOWN_MS
+        settings.THIRTY_POLL_SECONDS = QUICK_POLL_SECONDS
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import views
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, QUICK_POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")
@@ -46,15 +46,26 @@ def open_phone(open_browser: Callable[..., Any], game: dict[str, Any]) -> tuple[
     phone = open_browser(PHONE)
     asked: list[str] = []
     phone.on("request", lambda request: asked.append(request.url))
+    # Counts the events the page heard from its stream, so a test can wait for the first.
+    phone.add_init_script(
+        "document.addEventListener('htmx:sseMessage', () => {"
+        " window.streamEvents = (window.streamEvents || 0) + 1; });"
+    )
     phone.goto(f"/g/{game['id']}/")
     return phone, asked
 
 
-def wait_until(page: Any, condition: Callable[[], bool], seconds: float = 5.0) -> None:
+def wait_until(
+    page: Any, condition: Callable[[], bool], seconds: float = 5.0, why: str = "waited in vain"
+) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
-        assert time.monotonic() < deadline, "waited in vain"
+        assert time.monotonic() < deadline, why
         page.wait_for_timeout(50)
+
+
+def stream_events(page: Any) -> int:
+    return int(page.evaluate("window.streamEvents || 0"))
 
 
 def polls(asked: list[str]) -> int:
@@ -71,12 +82,13 @@ def test_a_change_is_pushed_and_the_page_stops_polling(
     game = new_game(live_server)
     phone, asked = open_phone(open_browser, game)
     # The stream's first event (the version now) brings one refresh, which finds nothing.
-    wait_until(phone, lambda: polls(asked) >= 1)
+    wait_until(phone, lambda: stream_events(phone) >= 1 and polls(asked) >= 1)
     phone.wait_for_timeout(300)
     assert streams(asked) == 1
     before = polls(asked)
-    phone.wait_for_timeout(2500)
-    assert polls(asked) == before, "a healthy stream holds the once-a-second poll back"
+    # Four of the poll's intervals (it polls every QUICK_POLL_SECONDS in the browser tests).
+    phone.wait_for_timeout(4 * QUICK_POLL_SECONDS * 1000)
+    assert polls(asked) == before, "a healthy stream holds the poll back"
 
     enter(live_server, game)
     expect(phone.locator("#turn-1")).to_be_visible(timeout=2000)
@@ -91,6 +103,8 @@ def test_a_phone_that_lost_its_connection_catches_up(
     monkeypatch.setattr(views, "THREADED_STREAM_SECONDS", 1)
     game = new_game(live_server)
     phone, asked = open_phone(open_browser, game)
+    ended: list[str] = []
+    phone.on("requestfinished", lambda request: ended.append(request.url))
     wait_until(phone, lambda: polls(asked) >= 1)  # the stream's first event
     assert streams(asked) == 1
 
@@ -99,10 +113,12 @@ def test_a_phone_that_lost_its_connection_catches_up(
     refuse = lambda route: route.abort()  # noqa: E731
     phone.route(LIVE, refuse)
     phone.route("**/events", refuse)
-    phone.wait_for_timeout(1000)
+    wait_until(phone, lambda: streams(ended) == 1)  # the stream the phone had is over
     for total in (20, 25, 12):
         enter(live_server, game, total)
-    phone.wait_for_timeout(1500)
+    # Without the stream the page polls; two refused polls after the turns, and it has none.
+    tried = polls(asked)
+    wait_until(phone, lambda: polls(asked) >= tried + 2)
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)  # it missed them
     monkeypatch.setattr(views, "THREADED_STREAM_SECONDS", 55)
 
@@ -110,11 +126,14 @@ def test_a_phone_that_lost_its_connection_catches_up(
     phone.unroute("**/events")
     expect(phone.locator("#sheet-rows tr")).to_have_count(3, timeout=5000)
     expect(phone.locator("#status")).to_contain_text("Next to roll: Anna")
-    assert streams(asked) > opened_before_the_cut, "the stream was opened again"
+    wait_until(
+        phone, lambda: streams(asked) > opened_before_the_cut, why="the stream was opened again"
+    )
     enter(live_server, game)  # and the phone follows on
     expect(phone.locator("#sheet-rows tr")).to_have_count(4, timeout=3000)
 
 
+@pytest.mark.real_pace  # the poll this test is about: every second, as players have it
 def test_without_the_stream_the_page_polls(
     open_browser: Callable[..., Any], live_server: Any
 ) -> None:
@@ -125,8 +144,7 @@ def test_without_the_stream_the_page_polls(
     asked: list[str] = []
     phone.on("request", lambda request: asked.append(request.url))
     phone.goto(f"/g/{game['id']}/")
-    phone.wait_for_timeout(2500)
-    assert polls(asked) >= 2
+    wait_until(phone, lambda: polls(asked) >= 2, seconds=2.5)
 
     enter(live_server, game)
     expect(phone.locator("#turn-1")).to_be_visible(timeout=3000)
