@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+import tests.budget  # noqa: F401  (registers the `dev` hypothesis profile before it is loaded)
+
 STRICT = os.getenv("THIRTY_STRICT") == "1"
 
 
