@@ -21,6 +21,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")
 
 
+@pytest.fixture(autouse=True)
+def _quick_poll(request: pytest.FixtureRequest, settings: Any) -> None:
+    """These tests wait for polls, or for their absence: at a quarter of a second's pace."""
+    if request.node.get_closest_marker("real_pace") is None:
+        settings.THIRTY_POLL_SECONDS = QUICK_POLL_SECONDS
+
+
 def api(live_server: Any, path: str, body: dict[str, Any], key: str = "") -> dict[str, Any]:
     request = urllib.request.Request(
         f"{live_server.url}{path}",
