@@ -6,6 +6,7 @@ They need Chromium at /usr/bin/chromium; without it they are skipped with the re
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -67,16 +68,35 @@ def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Cal
         if "Content Security Policy" in message.text:
             blocked.append(message.text)
 
+    # Requests on their way (a page's refresh after the last pushed version, say): the live
+    # server must answer them before the test's database goes, or it fails them with a
+    # traceback. A stream is left out: it stays open for as long as the page does.
+    in_flight: set[Any] = set()
+
+    def sent(request: Any) -> None:
+        if not request.url.endswith("/events"):
+            in_flight.add(request)
+
+    def done(request: Any) -> None:
+        in_flight.discard(request)
+
     def open_page(viewport: dict[str, int] = LAPTOP, *, locale: str = "en-GB") -> Any:
         """`locale` is the browser's language: what it sends as Accept-Language."""
         context = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         context.set_default_timeout(LIVE_TIMEOUT_MS)
         contexts.append(context)
+        context.on("request", sent)
+        context.on("requestfinished", done)
+        context.on("requestfailed", done)
         page = context.new_page()
         page.on("console", watch)
         return page
 
     yield open_page
+    pages = [page for context in contexts for page in context.pages]
+    deadline = time.monotonic() + 5
+    while in_flight and pages and time.monotonic() < deadline:
+        pages[0].wait_for_timeout(20)  # Playwright hears of finished requests meanwhile
     for context in contexts:
         context.close()
     assert not blocked, blocked
