@@ -60,6 +60,25 @@ def _fresh_cache() -> Generator[None, None, None]:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _own_static_root(tmp_path_factory: pytest.TempPathFactory) -> Generator[None, None, None]:
+    """The production servers some tests start (thirty/serve.py) collect the static files
+    first, and each test process's own middleware reads them: with every worker on the same
+    directory, one read the files while another's server rewrote them. So each worker has its
+    own, for itself and for the servers it starts (THIRTY_STATIC_ROOT)."""
+    from django.test import override_settings
+
+    root = tmp_path_factory.mktemp("static-collected")
+    previous = os.environ.get("THIRTY_STATIC_ROOT")
+    os.environ["THIRTY_STATIC_ROOT"] = str(root)
+    with override_settings(STATIC_ROOT=root):
+        yield
+    if previous is None:
+        del os.environ["THIRTY_STATIC_ROOT"]
+    else:
+        os.environ["THIRTY_STATIC_ROOT"] = previous
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _no_version_listener() -> Generator[None, None, None]:
     """The listener keeps a connection to the test database open, which would stop the test
     database from being dropped; only the tests of it start one, and stop it again."""

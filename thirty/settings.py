@@ -195,7 +195,7 @@ TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Copenhagen")
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "static-collected"
+STATIC_ROOT = Path(os.getenv("THIRTY_STATIC_ROOT", BASE_DIR / "static-collected"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # The production entry point (thirty/serve.py) collects the static files first and then asks
 # for names with content hashes, which browsers may cache for ever. Elsewhere (tests,
