@@ -83,11 +83,18 @@ from games.uploads import too_large, upload_limit
 HISTORY_PAGE_SIZE = 20
 MAX_GAME_NAME = 80
 MY_GAMES_SHOWN = 8
-POLL_SECONDS = 1
 # Under a WSGI server (Django's development server, the tests' live server) a stream holds a
 # thread, so it ends after this long and the browser opens it again by itself.
 THREADED_STREAM_SECONDS = 55
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
+
+
+def poll_seconds(*, finished: bool) -> str:
+    """How often a game's page polls when its stream does not get through (THIRTY_POLL_SECONDS),
+    as htmx reads it: a finished game changes only by an undo, so it polls a fifth as often.
+    Formatted here, since a template would write a decimal comma in Danish."""
+    seconds = float(settings.THIRTY_POLL_SECONDS) * (5 if finished else 1)
+    return f"{seconds:g}"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -1066,7 +1073,7 @@ def _game_context(
         "share_url": public_url(request, reverse("game", args=[sheet.game.pk])),
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "dice_seed": store.revealed_seed(game) if sheet.finished else None,
-        "poll_seconds": POLL_SECONDS if not sheet.finished else POLL_SECONDS * 5,
+        "poll_seconds": poll_seconds(finished=sheet.finished),
     } | _table_dice_context(game, access)
 
 
@@ -1177,7 +1184,7 @@ def _card_context(
         "rules_summary": card_rules_summary(game.card_rules),
         "share_url": public_url(request, reverse("game", args=[game.pk])),
         "rematch_id": store.rematch_of(game) if table.view.finished else None,
-        "poll_seconds": POLL_SECONDS if not table.view.finished else POLL_SECONDS * 5,
+        "poll_seconds": poll_seconds(finished=table.view.finished),
     }
 
 

@@ -28,15 +28,21 @@ if [ -d locale ] && command -v msgfmt >/dev/null; then
 fi
 
 export DJANGO_ALLOW_ASYNC_UNSAFE=true  # Playwright's sync API runs an event loop
-PYTEST=($BIN/pytest -q -rs "$@")
 
 echo "== SQLite"
-"${PYTEST[@]}"
+# On every core (pytest-xdist): each worker is its own process with its own test database
+# (named after its pid, thirty/settings.py) and its own live server on a port the system
+# picks. Work is stolen from a busy worker, since a few tests take far longer than most.
+"$BIN/pytest" -q -rs -n "${THIRTY_WORKERS:-auto}" --dist worksteal "$@"
 
 if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
   echo "== PostgreSQL"
-  # The rules (tests/rules) are pure Python and never touch a database: the SQLite pass ran them.
-  bash scripts/with-postgres.sh "${PYTEST[@]}" --ignore=tests/rules
+  # Only what can behave differently on PostgreSQL (tests/conftest.py, README "Testing"): the
+  # tests that use the database, and one browser journey per kind of game. The rules
+  # (tests/rules) are pure Python, so they are not even collected. On every core as well:
+  # each worker has its own test database on the one server (test_thirty_gw0, ...).
+  bash scripts/with-postgres.sh "$BIN/pytest" -q -rs -n "${THIRTY_WORKERS:-auto}" \
+    --dist worksteal --ignore=tests/rules "$@"
 else
   echo "SKIPPED: the PostgreSQL run (no PostgreSQL server installed)"
   [ "${THIRTY_STRICT:-}" = 1 ] && exit 1

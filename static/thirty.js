@@ -109,7 +109,8 @@
   });
 
   // Right after a turn is recorded, the next player's pad waits a moment before it takes taps,
-  // so that a double tap meant for one turn can never land on the next.
+  // so that a double tap meant for one turn can never land on the next. The fieldset says how
+  // long (THIRTY_COOLDOWN_MS).
   const COOLDOWN_MS = 600;
   document.body.addEventListener("htmx:load", (event) => {
     const root = event.detail.elt;
@@ -118,7 +119,7 @@
       setTimeout(() => {
         fieldset.disabled = false;
         (fieldset.querySelector(".pad button, .pick input") || fieldset.querySelector("button"))?.focus({ preventScroll: true });
-      }, COOLDOWN_MS);
+      }, Number(fieldset.dataset.cooldown) || COOLDOWN_MS);
     }
   });
 

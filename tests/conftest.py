@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+import tests.budget  # noqa: F401  (registers the `dev` hypothesis profile before it is loaded)
+
 STRICT = os.getenv("THIRTY_STRICT") == "1"
 
 
@@ -58,6 +60,25 @@ def _fresh_cache() -> Generator[None, None, None]:
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _own_static_root(tmp_path_factory: pytest.TempPathFactory) -> Generator[None, None, None]:
+    """The production servers some tests start (thirty/serve.py) collect the static files
+    first, and each test process's own middleware reads them: with every worker on the same
+    directory, one read the files while another's server rewrote them. So each worker has its
+    own, for itself and for the servers it starts (THIRTY_STATIC_ROOT)."""
+    from django.test import override_settings
+
+    root = tmp_path_factory.mktemp("static-collected")
+    previous = os.environ.get("THIRTY_STATIC_ROOT")
+    os.environ["THIRTY_STATIC_ROOT"] = str(root)
+    with override_settings(STATIC_ROOT=root):
+        yield
+    if previous is None:
+        del os.environ["THIRTY_STATIC_ROOT"]
+    else:
+        os.environ["THIRTY_STATIC_ROOT"] = previous
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _no_version_listener() -> Generator[None, None, None]:
     """The listener keeps a connection to the test database open, which would stop the test
     database from being dropped; only the tests of it start one, and stop it again."""
@@ -67,11 +88,45 @@ def _no_version_listener() -> Generator[None, None, None]:
         yield
 
 
+# What asks for the test database: a test without one of these (or a `django_db` mark) never
+# opens a connection.
+DATABASE_FIXTURES = frozenset(
+    {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
+)
+
+
+def uses_the_database(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    return item.get_closest_marker("django_db") is not None or not DATABASE_FIXTURES.isdisjoint(
+        names
+    )
+
+
+def runs_on_postgresql(item: pytest.Item) -> bool:
+    """The PostgreSQL pass of `make test` runs what can behave differently there (README,
+    "Testing"): every test that uses the database, and of the browser tests only the journeys
+    (`journey`), each in one language, since a language changes the words and not the queries.
+    A test that never opens a connection does exactly what it did on the SQLite pass."""
+    if item.get_closest_marker("sqlite") is not None or not uses_the_database(item):
+        return False
+    if item.get_closest_marker("browser") is None:
+        return True
+    callspec = getattr(item, "callspec", None)
+    language = callspec.params.get("language") if callspec is not None else None
+    return (
+        item.get_closest_marker("journey") is not None and getattr(language, "code", "en") == "en"
+    )
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked `postgres` run in the PostgreSQL pass of `make test` only, and those
-    marked `sqlite` in the SQLite pass only."""
-    other = "sqlite" if os.getenv("DATABASE_URL", "").startswith("postgres") else "postgres"
-    keep = [item for item in items if item.get_closest_marker(other) is None]
+    """Tests marked `postgres` run in the PostgreSQL pass of `make test` only, and the
+    PostgreSQL pass runs only the tests that can behave differently there."""
+    if os.getenv("THIRTY_PG_ALL") == "1":  # every test on PostgreSQL, as before the choice
+        keep = list(items)
+    elif os.getenv("DATABASE_URL", "").startswith("postgres"):
+        keep = [item for item in items if runs_on_postgresql(item)]
+    else:
+        keep = [item for item in items if item.get_closest_marker("postgres") is None]
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in keep])
         items[:] = keep

@@ -124,6 +124,13 @@ MIDDLEWARE = [
 # the others reach it by its safety poll, every 30 s.
 THIRTY_VERSION_PUSH = envbool("THIRTY_VERSION_PUSH", True)
 
+# The pace of a game's page: how long a fresh turn pad ignores taps after a turn is recorded
+# (so that a double tap cannot land on the next turn), and how often a page whose event stream
+# does not get through polls for changes. The browser tests shorten both; one test of each
+# keeps these.
+THIRTY_COOLDOWN_MS = 600
+THIRTY_POLL_SECONDS: float = 1
+
 # Optional: a password for creating games and seeing the history (see games/password.py).
 THIRTY_PASSWORD = envsecret("THIRTY_PASSWORD", "")
 
@@ -139,6 +146,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.i18n",
+                "games.context_processors.pace",
             ],
         },
     },
@@ -206,7 +214,7 @@ TIME_ZONE = os.getenv("TIME_ZONE", "Europe/Copenhagen")
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "static-collected"
+STATIC_ROOT = Path(os.getenv("THIRTY_STATIC_ROOT", BASE_DIR / "static-collected"))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # The production entry point (thirty/serve.py) collects the static files first and then asks
 # for names with content hashes, which browsers may cache for ever. Elsewhere (tests,

@@ -6,6 +6,7 @@ They need Chromium at /usr/bin/chromium; without it they are skipped with the re
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,14 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 HERE = Path(__file__).resolve().parent
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
-# How long a watcher may wait for a change: the page polls every second.
+# How long a watcher may wait for a change: at the real pace the page polls every second.
 LIVE_TIMEOUT_MS = 5_000
+# The pace the browser tests play at (thirty/settings.py), unless marked `real_pace`: a tap
+# waits for a pad that takes taps either way. Only the stream tests (test_push.py) poll
+# quicker too: elsewhere a poll would only add requests that can still reach the live server
+# while a test's database is being torn down.
+QUICK_COOLDOWN_MS = 50
+QUICK_POLL_SECONDS = 0.25
 
 
 @pytest.fixture(scope="session")
@@ -42,6 +49,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _quick_pace(request: pytest.FixtureRequest, settings: Any) -> None:
+    if request.node.get_closest_marker("real_pace") is None:
+        settings.THIRTY_COOLDOWN_MS = QUICK_COOLDOWN_MS
+
+
 @pytest.fixture
 def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Callable[..., Any]]:
     """Open a fresh browser (its own cookies) on the live server: `open_browser(PHONE)`."""
@@ -55,16 +68,35 @@ def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Cal
         if "Content Security Policy" in message.text:
             blocked.append(message.text)
 
+    # Requests on their way (a page's refresh after the last pushed version, say): the live
+    # server must answer them before the test's database goes, or it fails them with a
+    # traceback. A stream is left out: it stays open for as long as the page does.
+    in_flight: set[Any] = set()
+
+    def sent(request: Any) -> None:
+        if not request.url.endswith("/events"):
+            in_flight.add(request)
+
+    def done(request: Any) -> None:
+        in_flight.discard(request)
+
     def open_page(viewport: dict[str, int] = LAPTOP, *, locale: str = "en-GB") -> Any:
         """`locale` is the browser's language: what it sends as Accept-Language."""
         context = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         context.set_default_timeout(LIVE_TIMEOUT_MS)
         contexts.append(context)
+        context.on("request", sent)
+        context.on("requestfinished", done)
+        context.on("requestfailed", done)
         page = context.new_page()
         page.on("console", watch)
         return page
 
     yield open_page
+    pages = [page for context in contexts for page in context.pages]
+    deadline = time.monotonic() + 5
+    while in_flight and pages and time.monotonic() < deadline:
+        pages[0].wait_for_timeout(20)  # Playwright hears of finished requests meanwhile
     for context in contexts:
         context.close()
     assert not blocked, blocked

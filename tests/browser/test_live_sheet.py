@@ -29,6 +29,7 @@ def still_the_same_page(page: Any) -> bool:
     return bool(page.evaluate("window.__marker === 1"))
 
 
+@pytest.mark.journey  # on PostgreSQL too: turns the host enters, and an undo
 def test_a_watcher_sees_each_turn_and_an_undo_without_reloading(
     open_browser: Callable[..., Any],
 ) -> None:

@@ -15,6 +15,7 @@ from tests.factories import make_game, play
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.journey  # on PostgreSQL too: a merge rewrites seats across games in one transaction
 def test_another_spelling_is_merged_after_a_confirmation(open_browser: Any) -> None:
     play(make_game(name="Friday", players=["Anna", "Ben"]), RuleTurn(20))
     play(make_game(name="Saturday", players=["Ana", "Ben"]), RuleTurn(20))

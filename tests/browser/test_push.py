@@ -16,11 +16,18 @@ import pytest
 from playwright.sync_api import expect
 
 from games import views
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, QUICK_POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")
 EVENTS = re.compile(r"/events(\?|$)")
+
+
+@pytest.fixture(autouse=True)
+def _quick_poll(request: pytest.FixtureRequest, settings: Any) -> None:
+    """These tests wait for polls, or for their absence: at a quarter of a second's pace."""
+    if request.node.get_closest_marker("real_pace") is None:
+        settings.THIRTY_POLL_SECONDS = QUICK_POLL_SECONDS
 
 
 def api(
@@ -134,6 +141,7 @@ def test_a_card_table_comes_in_the_event_with_the_seat_s_own_hand(
     assert (polls(watched), polls(asked_by_ben)) == before, "no phone asked for the update"
 
 
+@pytest.mark.journey  # on PostgreSQL too: the rows a phone missed, read back after a cut
 def test_a_phone_that_lost_its_connection_catches_up(
     open_browser: Callable[..., Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,6 +179,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
     assert polls(asked) == polled_before
 
 
+@pytest.mark.real_pace  # the poll this test is about: every second, as players have it
 def test_without_the_stream_the_page_polls(
     open_browser: Callable[..., Any], live_server: Any
 ) -> None:

@@ -119,6 +119,7 @@ def test_a_seat_rolls_on_its_phone_while_the_table_watches(
     assert " ".join(str(d) for d in turn.rolls[0]["dice"]) in why
 
 
+@pytest.mark.journey  # on PostgreSQL too: dice rolled from the stored seed, a computer seat
 def test_one_person_plays_against_a_computer(
     open_browser: Callable[..., Any],
 ) -> None:

@@ -35,6 +35,7 @@ def tap_target(page: Any, name: str) -> None:
     choices(page).filter(has_text=re.compile("^" + re.escape(name) + r"\b")).click()
 
 
+@pytest.mark.journey  # on PostgreSQL too: 30s: an attack and a heal change other seats' points
 def test_attack_asks_whom_then_the_hunt_and_heal_lowers_the_rollers_points(
     open_browser: Callable[..., Any],
 ) -> None:

@@ -28,6 +28,7 @@ from games.rules.cards import (
     choose_move,
     replay,
 )
+from tests.budget import examples
 
 MAX_DEAL_MOVES = 2_000  # a bound far above any deal seen; a deal that passes it never ends
 MAX_MOVES = 40_000
@@ -141,7 +142,7 @@ def random_move(rng: random.Random) -> Move:
     return Move(code, value, colour)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(
     setup=setups(),
     seed=seeds,
@@ -173,7 +174,7 @@ def test_random_tournaments_keep_every_invariant_and_end(
     assert replay(rules, seats, seed, game.moves) == final
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     setup=setups(st.integers(2, 5)),
     seed=seeds,

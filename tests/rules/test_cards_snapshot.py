@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import cards
+from tests.budget import examples
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     seed=st.binary(min_size=16, max_size=16),
     seats=st.integers(min_value=2, max_value=6),

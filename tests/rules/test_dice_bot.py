@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from games.rules.dice import DiceGame, Position, RuleSet, Turn, odds
 from games.rules.dice import bot as dice_bot
+from tests.budget import examples
 from tests.rules.test_properties import rule_sets
 
 A, B, C = range(3)
@@ -108,7 +109,7 @@ def test_weaker_attacks_stop_on_exactly_thirty_under_precise_elimination() -> No
 # Legality over random games of every rule set.
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(rules=rule_sets, players=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_the_computer_only_ever_makes_legal_moves(rules: RuleSet, players: int, seed: int) -> None:
     game, rng = DiceGame(rules, players), random.Random(seed)

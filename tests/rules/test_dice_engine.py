@@ -13,6 +13,7 @@ from games.rules import IllegalTurnError
 from games.rules.dice import RuleSet, Turn
 from games.rules.dice.engine import DiceState
 from games.rules.engine import State
+from tests.budget import examples
 
 RULES = st.sampled_from(
     [
@@ -29,7 +30,7 @@ def test_dice_state_is_an_engine_state() -> None:
     assert state.to_move() == 0 and state.outcome() is None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(rules=RULES, players=st.integers(2, 5), seed=st.integers(0, 10_000))
 def test_listed_moves_are_accepted_and_others_refused(
     rules: dict[str, object], players: int, seed: int

@@ -22,6 +22,7 @@ from games.rules.dice.odds import (
     win_chance,
 )
 from games.rules.errors import InvalidRulesError
+from tests.budget import examples
 
 RULES: tuple[SetAside, ...] = ("any", "one")
 TARGETS = range(30, 36)
@@ -220,7 +221,7 @@ def positions(draw: st.DrawFn) -> tuple[tuple[int, ...], int, int, SetAside]:
     return roll, kept, target, rule
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(positions())
 def test_every_choice_is_worth_what_the_position_after_it_is_worth(
     position: tuple[tuple[int, ...], int, int, SetAside],
@@ -248,7 +249,7 @@ def before_rolls(draw: st.DrawFn) -> tuple[int, int, int, SetAside]:
     return dice_left, kept, target, rule
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(before_rolls())
 def test_a_position_is_worth_the_average_best_choice_over_all_rolls(
     position: tuple[int, int, int, SetAside],

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from games.rules import GameOverError
 from games.rules.dice import DiceGame, Effect, Position, Row, RuleSet, Step, Turn
+from tests.budget import examples
 
 MAX_TURNS = 3000
 
@@ -108,7 +109,7 @@ def check_turn(before: Position, row: Row, after: Position) -> None:
         assert after.next_roller is not None and not after.is_out(after.next_roller)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(rules=rule_sets, players=st.integers(2, 8), seed=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: int) -> None:
     game = play_out(rules, players, seed)
@@ -147,7 +148,7 @@ def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: i
         assert len(DiceGame(rules, players, game.rows[:-1]).position.in_play) == 2
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     rules=rule_sets, players=st.integers(2, 6), seed=st.integers(0, 2**32), undo=st.integers(1, 40)
 )

@@ -36,6 +36,7 @@ from games.rules.dice.rolled import (
     act,
     seeded_dice,
 )
+from tests.budget import examples
 from tests.rules.test_properties import rule_sets, thirty_s_rules
 
 T = TypeVar("T")
@@ -253,7 +254,7 @@ def play_randomly(turn: RolledTurn, data: st.DataObject) -> RolledTurn:
     return turn
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(here=positions(), data=st.data())
 def test_random_turns_follow_the_rules_at_every_step(here: Position, data: st.DataObject) -> None:
     turn = RolledTurn(here)
@@ -261,7 +262,7 @@ def test_random_turns_follow_the_rules_at_every_step(here: Position, data: st.Da
     play_randomly(turn, data)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(here=positions(thirty_s_rule_sets), margin=st.integers(1, 6), data=st.data())
 def test_random_30s_attacks_follow_the_rules_at_every_step(
     here: Position, margin: int, data: st.DataObject
@@ -299,7 +300,7 @@ def play_game(
     return here
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(rules=rule_sets, players=st.integers(2, 8), seed=st.binary(min_size=1, max_size=16))
 def test_random_players_play_whole_games_by_the_rules(
     rules: RuleSet, players: int, seed: bytes
@@ -316,7 +317,7 @@ def test_random_players_play_whole_games_by_the_rules(
     play_game(rules, players, seed, choose, max_turns=60)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(rules=rule_sets, players=st.integers(2, 3), seed=st.binary(min_size=1, max_size=16))
 def test_a_game_of_computers_is_always_legal_and_always_ends(
     rules: RuleSet, players: int, seed: bytes
@@ -329,7 +330,7 @@ def test_a_game_of_computers_is_always_legal_and_always_ends(
     assert here.finished and here.winners
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(here=positions(), seed=st.integers(0, 2**32))
 def test_the_computer_plays_step_by_step_the_turn_it_plays_in_one_go(
     here: Position, seed: int

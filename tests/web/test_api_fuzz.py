@@ -8,6 +8,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from tests.budget import examples
 from thirty.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
@@ -17,7 +18,7 @@ operations = schema.exclude(path_regex="/events$")
 
 @pytest.mark.django_db(transaction=True)
 @operations.parametrize()
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 def test_no_request_makes_the_api_fail(case: schemathesis.Case) -> None:  # type: ignore[type-arg]
     # Answers must match the schema (status, content type, body). A schema-valid request
     # may still be refused: the rules (two players with one name, a turn out of order) are
