@@ -47,14 +47,15 @@
     credentials: "same-origin",
   });
 
-  // A game's page: join, and show the secret at the end. Each is sent once, and again only
-  // if it failed; the server answers the same for a repeat.
+  // A game's page: join, and show the secret at the end. Each is sent once, and again a
+  // moment later if it did not get through (a phone on a weak network, or a page busy with
+  // many updates at once); the server answers the same for a repeat.
   const sending = new Set();
   const once = (what, url, fields) => {
     if (sending.has(what)) return;
     sending.add(what);
-    send(url, fields).then((answer) => { if (!answer.ok) sending.delete(what); },
-      () => sending.delete(what));
+    const again = () => { sending.delete(what); setTimeout(tend, 1000); };
+    send(url, fields).then((answer) => { if (!answer.ok && answer.status >= 500) again(); }, again);
   };
   const tend = () => {
     const area = document.getElementById("table-dice");
@@ -69,9 +70,9 @@
   };
   if (document.getElementById("table-dice")) {
     tend();
-    // The region is swapped in out of band with every live update.
-    document.body.addEventListener("htmx:afterSettle", tend);
-    document.body.addEventListener("htmx:oobAfterSwap", tend);
+    // The region is replaced with every live update, whichever way it came (an update in
+    // the stream, or a poll): look again whenever the page changes.
+    new MutationObserver(tend).observe(document.body, { childList: true, subtree: true });
     // Every roll (and every typed-in turn, for the computers that roll after it) carries this
     // phone's part for the version it saw.
     document.body.addEventListener("htmx:configRequest", (event) => {
