@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -123,6 +124,7 @@ def test_two_worker_processes_and_a_restart_share_one_count(tmp_path: Any) -> No
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its workers too are stopped with it (`stop`)
         )
         deadline = time.monotonic() + 60
         while True:
@@ -142,11 +144,20 @@ def test_two_worker_processes_and_a_restart_share_one_count(tmp_path: Any) -> No
         turns = f"{url}/api/games/{game['id']}/turns"
         codes = [request(turns, {"total": 20}, key=f"wrong {n}")[0] for n in range(LIMIT + 1)]
         assert codes == [403] * LIMIT + [429]
-        server.terminate()
-        server.wait(timeout=20)
+        stop(server)
         server = serve()
         assert request(turns, {"total": 20}, key="wrong again")[0] == 429
         assert request(turns, {"total": 20}, key=game["host_key"])[0] == 201
     finally:
-        server.terminate()
+        stop(server)
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Stop the server and its workers: gracefully, or after 20 s at once (a worker that is
+    still closing its database connections may take that long on a loaded machine)."""
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
         server.wait(timeout=20)
