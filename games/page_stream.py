@@ -93,64 +93,69 @@ Make = Callable[[Mark], Pushed | None]
 MakeAsync = Callable[[Mark], Awaitable[Pushed | None]]
 
 
+class _Follower:
+    """What one stream sends for each version it hears, shared by the async stream and the
+    threaded one: `heard` answers the event to send at once, or None when the update since
+    `mark` must be made first (`made` then answers the event)."""
+
+    def __init__(self, start: Mark) -> None:
+        self.mark, self.first = start, True
+
+    def heard(self, new: int | None) -> bytes | None:
+        if new is None:
+            return HEARTBEAT
+        if new <= self.mark.version and not self.first:
+            return b""  # already shown: nothing to send
+        if self.first and new == self.mark.version:
+            self.first = False
+            return ready_event(new)
+        return None
+
+    def made(self, new: int, made: Pushed | None) -> bytes:
+        # A page that connects behind (it was cut off) catches up through `/live`, as it
+        # always has; the update it missed is still made, so that the stream knows what the
+        # page will show next (and a watcher's `/live` finds it made).
+        first, self.first = self.first, False
+        if made is not None:
+            self.mark = made.mark
+        if first or made is None:
+            return version_event(made.mark.version if made is not None else new)
+        return made.event
+
+
 async def stream(
     start: Mark, versions: AsyncIterator[int | None], make: MakeAsync
 ) -> AsyncIterator[bytes]:
     yield RETRY
-    mark, first = start, True
+    follower = _Follower(start)
     async for new in versions:
-        if new is None:
-            yield HEARTBEAT
-            continue
-        if new <= mark.version and not first:
-            continue
-        if first and new == mark.version:
-            first = False
-            yield ready_event(new)
-            continue
-        try:
-            made = await make(mark)
-        except Exception:  # the page's poll still works: tell it the version instead
-            log.exception("the update for a page's stream failed")
-            made = None
-        yield _then(first, new, made)
-        first = False
-        if made is not None:
-            mark = made.mark
+        if (event := follower.heard(new)) is None:
+            assert new is not None
+            try:
+                made = await make(follower.mark)
+            except Exception:  # the page's poll still works: tell it the version instead
+                log.exception("the update for a page's stream failed")
+                made = None
+            event = follower.made(new, made)
+        if event:
+            yield event
 
 
 def stream_sync(start: Mark, versions: Iterator[int | None], make: Make) -> Iterator[bytes]:
     """The same for a thread (see `games.push.Hub.versions_sync`)."""
     yield RETRY
-    mark, first = start, True
+    follower = _Follower(start)
     for new in versions:
-        if new is None:
-            yield HEARTBEAT
-            continue
-        if new <= mark.version and not first:
-            continue
-        if first and new == mark.version:
-            first = False
-            yield ready_event(new)
-            continue
-        try:
-            made = make(mark)
-        except Exception:
-            log.exception("the update for a page's stream failed")
-            made = None
-        yield _then(first, new, made)
-        first = False
-        if made is not None:
-            mark = made.mark
-
-
-def _then(first: bool, new: int, made: Pushed | None) -> bytes:
-    # A page that connects behind (it was cut off) catches up through `/live`, as it always
-    # has; the update it missed is still made, so that the stream knows what the page will
-    # show next (and a watcher's `/live` finds it made).
-    if first or made is None:
-        return version_event(made.mark.version if made is not None else new)
-    return made.event
+        if (event := follower.heard(new)) is None:
+            assert new is not None
+            try:
+                made = make(follower.mark)
+            except Exception:  # the page's poll still works: tell it the version instead
+                log.exception("the update for a page's stream failed")
+                made = None
+            event = follower.made(new, made)
+        if event:
+            yield event
 
 
 class Flights:
