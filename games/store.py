@@ -349,7 +349,7 @@ def record_turn(
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             row, after = _write_row(game, position, turn)
-            dice = _chance(game, seat, part, version, required=False)
+            dice = partial(_chance, game, seat, part, version, required=False)
             after = _computers_roll(game, after, dice=dice) or after
             game = _bump(game, "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
@@ -435,7 +435,7 @@ def roll(
                 return _bump(game, "rolling")
             game.rolling = None
             row, after = _write_row(game, position, turn.turn(), turn)
-            after = _computers_roll(game, after, dice=dice) or after
+            after = _computers_roll(game, after, dice=lambda: dice) or after
             game = _bump(game, "rolling", "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
@@ -450,7 +450,7 @@ class Chance:
     part is the server's seed alone: a computer's turn that no phone's request led to."""
 
     game: Game
-    seed: str
+    seed: str = ""  # read when the first die is rolled, unless the caller has it already
     part: str = ""
     seat: int | None = None  # whose part: None for the host's phone
     label: str = ""
@@ -458,8 +458,9 @@ class Chance:
     def roller(self, number: int) -> Callable[[int, int], tuple[int, ...]]:
         """The dice of turn `number`, roll by roll; at a table's dice, each roll is logged with
         the part that made it."""
+        seed = self.seed or _dice_seed(self.game)
         if not self.game.table_dice:
-            return partial(_seeded, self.seed, number)
+            return partial(_seeded, seed, number)
 
         def roll(step: int, count: int) -> tuple[int, ...]:
             TableRoll.objects.create(
@@ -471,7 +472,7 @@ class Chance:
                 part=self.part,
             )
             return rolled_dice.table_dice(
-                bytes.fromhex(self.seed), bytes.fromhex(self.part), number, step, count
+                bytes.fromhex(seed), bytes.fromhex(self.part), number, step, count
             )
 
         return roll
@@ -492,19 +493,17 @@ def _chance(
     """The dice of a request by the host (`seat` None) or a seat. At a table's dice, a part is
     required for a person's roll (`required`); a request without one leaves the computers that
     follow it the server's seed alone."""
-    seed = _dice_seed(game)
     if not game.table_dice:
-        return Chance(game, seed)
-    valid = part is not None and len(part) == 64 and all(c in "0123456789abcdef" for c in part)
-    if not valid or version is None:
+        return Chance(game)
+    if part is None or not chance.is_digest(part) or version is None:
         if required:
             raise rules.IllegalTurnError(NO_PART)
-        return Chance(game, seed)
+        return Chance(game)
     if not TablePart.objects.filter(game=game, seat=seat).exists():
         if required:
             raise rules.IllegalTurnError(NOT_AT_TABLE)
-        return Chance(game, seed)
-    return Chance(game, seed, cast(str, part), seat, f"v:{version}")
+        return Chance(game)
+    return Chance(game, part=part, seat=seat, label=f"v:{version}")
 
 
 def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.RolledTurn | None:
@@ -544,12 +543,13 @@ def _computers_roll(
     position: dice_rules.Position,
     computers: frozenset[int] | None = None,
     seed: str | None = None,
-    dice: Chance | None = None,
+    dice: Callable[[], Chance] | None = None,
 ) -> dice_rules.Position | None:
     """Play every computer seat whose turn it is, each a whole turn of app-rolled dice
     stored with its audit trail, under the caller's lock. The position after them, or None
-    when no computer played. `dice` is where the dice come from: in a game whose dice the
-    table makes, the part of the phone whose request the computers follow."""
+    when no computer played. `dice` gives where the dice come from, asked only when a
+    computer rolls: in a game whose dice the table makes, the part of the phone whose request
+    the computers follow."""
     if computers is None:
         computers = frozenset(
             Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
@@ -557,15 +557,16 @@ def _computers_roll(
     if not computers:
         return None
     played = None
+    source: Chance | None = None
     while (roller := position.next_roller) is not None and roller in computers:
-        seed = seed or _dice_seed(game)
         number = game.turn_count + 1
         if number > MAX_TURNS:
             break  # a game of computers alone stops at the cap, like any other
         turn = rolled_dice.RolledTurn(position)
         turn_plan = dice_bot.plan(position)
-        dice = dice or Chance(game, seed)
-        roller_of_turn = dice.roller(number)
+        if source is None:
+            source = dice() if dice is not None else Chance(game, seed or "")
+        roller_of_turn = source.roller(number)
         while turn.ask() is not None:
             turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
         _, position = _write_row(game, position, turn.turn(), turn)

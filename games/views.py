@@ -71,6 +71,7 @@ from games.models import Game, Seat
 from games.page_stream import Mark, Update
 from games.players import MergeRefused, merge_plan, player_stats
 from games.push import hub
+from games.rules import chance
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
 from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
@@ -1297,7 +1298,7 @@ def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             store.reveal_table_secret(game.pk, seat, request.POST["secret"].strip().lower())
         else:
             commitment = request.POST.get("commitment", "").strip().lower()
-            if len(commitment) != 64 or any(c not in "0123456789abcdef" for c in commitment):
+            if not chance.is_digest(commitment):
                 return HttpResponseBadRequest(_("A phone's part is the SHA-256 of its secret."))
             store.join_table_dice(game.pk, seat, commitment)
     except store.TableDiceError as refused:

@@ -49,6 +49,12 @@ def rng(seed: Seed, label: str) -> random.Random:
 # secrets are shown, and every part and every die can be checked.
 
 
+def is_digest(text: str) -> bool:
+    """Whether `text` is a SHA-256 (or HMAC-SHA256) written as 64 lower-case hex digits: a
+    commitment or a part, as a phone sends it."""
+    return len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
 def commitment(secret: Seed) -> str:
     """What a phone shows before the first roll: the SHA-256 of its secret."""
     return seed_sha256(secret)
