@@ -45,7 +45,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import chances, claims, guesses, page_stream, rules, store, transfer
+from games import chances, claims, guesses, kinds, page_stream, rules, store, transfer
 from games.access import (
     Access,
     access_for,
@@ -64,7 +64,7 @@ from games.describe import card_rules_summary, rules_summary
 from games.explain import turn_summary
 from games.forms import CreateGameForm
 from games.history import GAMES, HistoryFilter, history_entries, played_games
-from games.kinds import kind_of
+from games.kinds import kind_of, offers
 from games.lineups import read_lineup, recent_lineups
 from games.links import public_url
 from games.models import Game, Seat
@@ -749,7 +749,7 @@ def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     context: dict[str, Any] = {"game": game, "seat_claim": True}
     if request.method == "POST":
         key = request.POST.get("key", "").strip()
-        if game.is_cards:
+        if offers(game, kinds.CLAIM):
             try:
                 _position, key = store.claim_seat(game.pk, None, key)
             except store.SeatTakenError:
@@ -1236,7 +1236,7 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """A seat plays a card from its phone."""
     game = get_object_or_404(Game, pk=game_id)
     access = access_for(request, game)
-    if access.seat is None or not game.is_cards:
+    if access.seat is None or not offers(game, kinds.CARD):
         return HttpResponseForbidden(_("Only a player's own phone can play that seat's cards."))
     error = None
     try:
@@ -1275,7 +1275,7 @@ def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 def reissue(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse:
     """The host gives a seat a new link, for a lost phone: the old one stops working."""
     game = get_object_or_404(Game, pk=game_id)
-    if not is_host(request, game) or not game.is_cards:
+    if not is_host(request, game) or not offers(game, kinds.CLAIM):
         return HttpResponseForbidden(_("Only the host can give a seat a new link."))
     try:
         store.reissue_seat(game, seat - 1, request.COOKIES.get(host_cookie_name(game), ""))

@@ -97,4 +97,8 @@ def refusal(game: Game, operation: str) -> Refusal | None:
     return kind_of(game).refuses.get(operation)
 
 
+def offers(game: Game, operation: str) -> bool:
+    return refusal(game, operation) is None
+
+
 KINDS: dict[str, Kind] = _kinds()
