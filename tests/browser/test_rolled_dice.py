@@ -24,7 +24,7 @@ WORDS = {
         "not_your_turn": "It is not your turn.",
     },
     "da": {
-        "roll": "Slå med appen i stedet",
+        "roll": "Slå med appen",
         "set_aside": "Læg til side, og slå resten",
         "not_your_turn": "Det er ikke din tur.",
     },

@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
 WORDS = {
     "en": {"option": "Dice made by the whole table", "roll": "Roll with the app instead"},
-    "da": {"option": "Terninger, som hele bordet laver", "roll": "Slå med appen i stedet"},
+    "da": {"option": "Terninger, som hele bordet laver", "roll": "Slå med appen"},
 }
 
 
