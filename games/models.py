@@ -133,10 +133,6 @@ class Game(models.Model):
         """The variants of a card game."""
         return CardRules.from_dict(self.rules_data)
 
-    @property
-    def is_cards(self) -> bool:
-        return self.kind == "cards"
-
     def check_host_key(self, key: str | None) -> bool:
         if not key:
             return False

@@ -1,7 +1,7 @@
 """A page's event stream: each change's update itself, so a phone shows it without asking.
 
 A program's stream (`/api/games/<id>/events`), and a page's that does not say what it shows,
-carry only versions (`event: version`, see `games.views.events`). A page's stream that says
+carry only versions (`event: version`, see `games.web.game.events`). A page's stream that says
 what the page shows (`/g/<id>/events?v=..&n=..&t=..`, the same marks as its `/live` poll)
 carries instead, for every change, the update `/live` would have answered that page:
 

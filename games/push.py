@@ -1,6 +1,6 @@
 """A game's new version, pushed to every phone and program that follows it.
 
-Each process keeps a hub: the streams waiting on a game (`games.views.events`) and the
+Each process keeps a hub: the streams waiting on a game (`games.web.game.events`) and the
 newest version it has heard of for each. Three things publish a version into it:
 
 - the write path, when its transaction commits (`games.store`), for this process at once;

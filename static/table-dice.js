@@ -73,12 +73,12 @@
     // The region is replaced with every live update, whichever way it came (an update in
     // the stream, or a poll): look again whenever the page changes.
     new MutationObserver(tend).observe(document.body, { childList: true, subtree: true });
-    // Every roll (and every typed-in turn, for the computers that roll after it) carries this
+    // Every dice move (a roll, or a typed-in turn, for the computers that roll after it) carries this
     // phone's part for the version it saw.
     document.body.addEventListener("htmx:configRequest", (event) => {
       const area = document.getElementById("table-dice");
       const path = event.detail.path || "";
-      if (!area || !area.dataset.url || !/\/(roll|turn)$/.test(path)) return;
+      if (!area || !area.dataset.url || !/\/(move|roll|turn)$/.test(path)) return;
       const version = event.detail.parameters.v;
       if (version) event.detail.parameters.part = partOf(secretFor(area.dataset.game), "v:" + version);
     });

@@ -11,11 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pydantic
 
 from games.models import Game
+
+if TYPE_CHECKING:
+    from django.http import HttpResponse
+
+    from games.access import Access
+    from games.page_stream import Mark, Update
+    from games.web.common import HtmxHttpRequest
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,33 @@ class Refusal:
 
 # The operations a kind may lack (`Kind.refuses`).
 TYPED_TURN, ROLL, UNDO, CARD, CLAIM = "typed_turn", "roll", "undo", "card", "claim"
+EXPORT = "export"  # the game file (JSON) that imports again
+
+
+class Pages(Protocol):
+    """The regions of a kind's pages, which the generic page views (`games.web`) fill in."""
+
+    not_yours: str  # the sentence (to translate) for a watcher's phone that posts a move
+
+    def page(self, request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+        """The game's page as `access` sees it."""
+        ...
+
+    def update(self, request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:
+        """What is new since `mark` for this follower: for `/live` and the page's stream."""
+        ...
+
+    def move(self, request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+        """A move posted from the page (the host's or a seat's phone): read, played, answered."""
+        ...
+
+    def chart(self, game: Game, upto: int | None, size: str) -> str:
+        """The sheet's chart (SVG), after the first `upto` rows when given."""
+        ...
+
+    def replay(self, request: HtmxHttpRequest, game: Game) -> HttpResponse:
+        """A finished game step by step."""
+        ...
 
 
 class Kind(Protocol):
@@ -51,6 +85,7 @@ class Kind(Protocol):
     # The API's answer models: the state, and the state of a game just created (with keys).
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
+    pages: Pages
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         """The game as the API shows it to `seat` (None: any watcher), seats from 1."""

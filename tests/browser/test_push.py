@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import views
+from games.web import game as game_views
 from tests.browser.conftest import PHONE, QUICK_POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
@@ -146,7 +146,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
     open_browser: Callable[..., Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The test server's streams end after a second, so the connection is cut soon.
-    monkeypatch.setattr(views, "THREADED_STREAM_SECONDS", 1)
+    monkeypatch.setattr(game_views, "THREADED_STREAM_SECONDS", 1)
     game = new_game(live_server)
     phone, asked = open_phone(open_browser, game)
     following(phone, asked)
@@ -162,7 +162,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
         enter(live_server, game, total)
     phone.wait_for_timeout(1500)
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)  # it missed them
-    monkeypatch.setattr(views, "THREADED_STREAM_SECONDS", 55)
+    monkeypatch.setattr(game_views, "THREADED_STREAM_SECONDS", 55)
     polled_before = polls(asked)
 
     phone.unroute(LIVE)

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import api_models, store
-from games.kinds import ROLL, TYPED_TURN, UNDO, Refusal, Standing
+from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, Standing
+from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
 from games.spreadsheet import spreadsheet_text
@@ -28,7 +29,11 @@ class CardKind:
         TYPED_TURN: _NOT_DICE,
         ROLL: _NOT_DICE,
         UNDO: Refusal(409, gettext_noop("A card played face up cannot be taken back.")),
+        # Its moves replay only with the secret seed, which no file may carry: the sheet
+        # (CSV) is the card game's export.
+        EXPORT: Refusal(404, gettext_noop("A card game is exported as its sheet (CSV).")),
     }
+    pages: Pages = CardPages()
     state_model: type[pydantic.BaseModel] = api_models.CardState
     new_state_model: type[pydantic.BaseModel] = api_models.NewCardState
 

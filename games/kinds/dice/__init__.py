@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from games import api_models, store
-from games.kinds import CARD, CLAIM, Refusal, Standing
+from games.kinds import CARD, CLAIM, Pages, Refusal, Standing
+from games.kinds.dice.pages import DicePages
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.spreadsheet import spreadsheet_text
@@ -29,6 +30,7 @@ class DiceKind:
     }
     state_model: type[pydantic.BaseModel] = api_models.GameState
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
+    pages: Pages = DicePages()
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return game_state(game).as_dict()  # the same for every seat: nothing is hidden

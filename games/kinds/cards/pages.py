@@ -1,0 +1,175 @@
+"""The card game's pages: the table and the hand, their live updates, a card played from a
+seat's phone, and the chart and replay of the tokens deal by deal.
+
+A seat's hand is rendered only into that seat's own answers; every watcher's page and
+update is built once per version from the engine's view for nobody (`view(None)`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from games import store
+from games.access import Access
+from games.cache import cached
+from games.card_replay import replay_step
+from games.charts import render_card_chart
+from games.describe import card_rules_summary
+from games.kinds import kind_of
+from games.models import Game, Seat
+from games.page_stream import Mark, Update
+from games.rules import RuleError
+from games.table import Table, build_table, parse_move
+from games.translate import rule_error_message
+from games.web.common import (
+    HtmxHttpRequest,
+    host_link,
+    int_or_none,
+    poll_seconds,
+    seat_links,
+    share_url,
+    watcher_page,
+)
+
+
+class CardPages:
+    # What a phone that holds no seat is told when it posts a move.
+    not_yours = gettext_noop("Only a player's own phone can play that seat's cards.")
+
+    def page(self, request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+        seat = access.seat
+        if not access.host and seat is None:
+            # Every watcher sees the same page: built once per version from `view(None)`.
+            def build(csrf_token: str) -> bytes:
+                table = _card_table(game, None)
+                context = _card_context(request, game, table, Access()) | {"csrf_token": csrf_token}
+                return render(request, "games/card_game.html", context).content
+
+            return watcher_page(request, game, build)
+        # The host sees what a watcher sees, plus the seat links; a seat sees its own hand.
+        table = _card_table(game, seat)
+        context = _card_context(request, game, table, access)
+        if access.host:
+            context["seat_links"] = seat_links(request, game)
+            context["host_link"] = host_link(request, game)
+            context["share_first"] = not table.view.log[1:] and not any(
+                row.claimed for row in table.seats if not row.computer
+            )
+        response = render(request, "games/card_game.html", context)
+        # A seat's page holds its hand, and the host's the seat links: no cache may keep them.
+        add_never_cache_headers(response)
+        return response
+
+    def update(self, request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:
+        """The whole table, which is small. Watchers share one copy per version; a seat's
+        copy, with its hand, is made for that phone alone."""
+
+        def render_update(seat: int | None, viewer: Access) -> Update:
+            table = _card_table(game, seat)
+            context = _card_context(request, game, table, viewer) | {"oob": True}
+            body = render(request, "games/card_update.html", context).content.decode()
+            return Update(body, game.version, whole=True)
+
+        if access.seat is not None or access.host:
+            return render_update(access.seat, access)
+        key = ("card-update", game.pk, game.version)
+        return cached(key, lambda: render_update(None, Access()))
+
+    def move(self, request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+        """A seat plays a card from its phone; the host's page has no hand to play from."""
+        if access.seat is None:
+            return HttpResponseForbidden(_(self.not_yours))
+        error = None
+        try:
+            store.play_card(
+                game.pk,
+                access.seat,
+                parse_move(request.POST.get("move", "")),
+                version=int_or_none(request.POST.get("v")),
+            )
+        except RuleError as rule_error:
+            error = rule_error_message(rule_error)
+        except store.StaleVersionError:
+            error = _("The table changed before your card arrived. Look again and play.")
+        except store.NotYourTurnError:
+            error = _("It is not your turn.")
+        game.refresh_from_db()
+        table = _card_table(game, access.seat)
+        context = _card_context(request, game, table, access) | {"move_error": error}
+        if not request.htmx:
+            if error is None:
+                return redirect("game", game.pk)
+            return render(request, "games/card_game.html", context, status=422)
+        context |= {"oob": True, "cooldown": error is None}
+        response = render(request, "games/card_update.html", context)
+        response["X-Thirty-Version"] = str(game.version)
+        add_never_cache_headers(response)
+        return response
+
+    def chart(self, game: Game, upto: int | None, size: str) -> str:
+        """The tokens after each deal (the first `upto` deals, for a replay's step); the
+        winner's line is marked once the last deal is drawn."""
+        names, rows = store.load_cells(game)
+        cell_rows = [cells for _, cells in rows]
+        drawn = cell_rows if upto is None else cell_rows[: max(0, upto)]
+        winners: tuple[int, ...] = ()
+        if len(drawn) == len(cell_rows):
+            sums = [sum(column) for column in zip(*cell_rows, strict=True)] or [0] * len(names)
+            standing = kind_of(game).standing(game, sums)
+            winners = standing.winners if standing.finished else ()
+        return render_card_chart(names, game.card_rules.tokens, drawn, winners, size)
+
+    def replay(self, request: HtmxHttpRequest, game: Game) -> HttpResponse:
+        """Deal by deal, every hand shown: the seed is public by then."""
+        if not game.finished:
+            return redirect("game", game.pk)
+        stories = cached(("card-deals", game.pk, game.version), lambda: store.card_deals(game))
+        if not stories:
+            return redirect("game", game.pk)
+        names = list(
+            Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True)
+        )
+        sums = [sum(story.record.cells[seat] for story in stories) for seat in range(len(names))]
+        winners = kind_of(game).standing(game, sums).winners
+        wanted = int_or_none(request.GET.get("deal"))
+        number = 1 if wanted is None else min(max(wanted, 1), len(stories))
+        step = replay_step(stories, names, game.card_rules.tokens, number, winners)
+        return render(request, "games/card_replay.html", {"game": game, "step": step})
+
+
+def _card_table(game: Game, seat: int | None) -> Table:
+    """The table as `seat` may see it (None: any watcher), from the engine's view only."""
+    state = store.load_tournament(game)
+    seats = list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .values_list("name", "computer", "joined_at")
+    )
+    return build_table(
+        state.view(seat),
+        [name for name, _, _ in seats],
+        [computer for _, computer, _ in seats],
+        [joined is not None or computer for _, computer, joined in seats],
+    )
+
+
+def _card_context(
+    request: HtmxHttpRequest, game: Game, table: Table, access: Access
+) -> dict[str, Any]:
+    return {
+        "game": game,
+        "table": table,
+        "host": access.host,
+        "rules_summary": card_rules_summary(game.card_rules),
+        "share_url": share_url(request, game),
+        "rematch_id": store.rematch_of(game) if table.view.finished else None,
+        "poll_seconds": poll_seconds(finished=table.view.finished),
+        # The page shell's regions (templates/games/page.html).
+        "seat_links_template": "games/card_seat_links.html",
+        "exports": False,
+    }

@@ -1,0 +1,138 @@
+"""What every page view shares: the request type, the guard that finds a game and checks
+who asks, numbers read from a form, the seat links the host hands out, and the page every
+watcher shares."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from games import claims
+from games.access import Access, access_for, host_cookie_name
+from games.cache import cached
+from games.links import public_url
+from games.models import Game
+
+CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+class Refused(Exception):
+    """The one who asks may not do this: answered 403 with the sentence (`answer_refusal`)."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(sentence)
+        self.sentence = sentence
+
+
+# Who may use a view of a game (`game_for`).
+ANYONE, PHONE, HOST = "anyone", "phone", "host"
+
+
+def game_for(
+    request: HtmxHttpRequest,
+    game_id: str,
+    *,
+    who: str = ANYONE,
+    refusal: str = "",
+    kind: str | None = None,
+) -> tuple[Game, Access]:
+    """The game and who asks, for every view of one game: no game is a 404, and so is a
+    game of another kind for a kind's own view (`kind`); when the view needs the host
+    (`HOST`) or a seated phone or the host (`PHONE`) and the request is neither, `Refused`
+    with the view's sentence (as healthchecks' `_get_check_for_user`)."""
+    game = get_object_or_404(Game, pk=game_id, **({} if kind is None else {"kind": kind}))
+    access = access_for(request, game)
+    if (who == HOST and not access.host) or (
+        who == PHONE and not access.host and access.seat is None
+    ):
+        raise Refused(refusal)
+    return game, access
+
+
+def answer_refusal(refused: Refused) -> HttpResponse:
+    return HttpResponseForbidden(refused.sentence)
+
+
+def int_or_none(raw: str | None) -> int | None:
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return None
+    # Larger numbers are never a version or a turn, and some databases cannot compare them.
+    return value if abs(value) < 2**31 else None
+
+
+def poll_seconds(*, finished: bool) -> str:
+    """How often a game's page polls when its stream does not get through (THIRTY_POLL_SECONDS),
+    as htmx reads it: a finished game changes only by an undo, so it polls a fifth as often.
+    Formatted here, since a template would write a decimal comma in Danish."""
+    seconds = float(settings.THIRTY_POLL_SECONDS) * (5 if finished else 1)
+    return f"{seconds:g}"
+
+
+def go_to(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    url = reverse("game", args=[game_id])
+    # A live update carries no per-person token, so its button posts through htmx.
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def share_url(request: HttpRequest, game: Game) -> str:
+    return public_url(request, reverse("game", args=[game.pk]))
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    """A seat's own link for the host to hand out, and whether a phone has opened it."""
+
+    position: int
+    name: str
+    url: str
+    joined: bool
+
+
+def seat_links(request: HttpRequest, game: Game) -> list[SeatLink]:
+    """Each seat's own link (not the computer's), marked once a phone has opened or claimed
+    it: for the host's page and the seat's QR code alike."""
+    key = request.COOKIES.get(host_cookie_name(game), "")
+    claim_seat = public_url(request, reverse("claim_seat", args=[game.pk]))
+    return [
+        SeatLink(link.position, link.name, f"{claim_seat}#{link.key}", joined=link.joined)
+        for link in claims.seat_link_keys(game, key)
+    ]
+
+
+def seat_link(request: HttpRequest, game: Game, position: int) -> SeatLink:
+    """One seat's link (seats from 0); a computer's seat has none (404)."""
+    link = next((link for link in seat_links(request, game) if link.position == position), None)
+    if link is None:
+        raise Http404
+    return link
+
+
+def host_link(request: HttpRequest, game: Game) -> str:
+    key = request.COOKIES.get(host_cookie_name(game), "")
+    return public_url(request, reverse("claim_host", args=[game.pk])) + f"#{key}"
+
+
+def watcher_page(request: HttpRequest, game: Game, build: Callable[[str], bytes]) -> HttpResponse:
+    """The page as every watcher sees it, rendered once per version, language and address by
+    `build(csrf_token)`; only the CSRF token differs between phones, so it goes in after."""
+    page = cached(
+        ("watcher-page", game.pk, game.version, request.get_host()),
+        lambda: build(CSRF_PLACEHOLDER),
+    )
+    return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))

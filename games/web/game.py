@@ -1,0 +1,216 @@
+"""A game's page for every kind: the page shell, what a following phone asks for (`/live`
+and the event stream), and the one view every kind's moves are posted to. What differs
+between kinds comes from the kind's pages (`games.kinds.Pages`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from typing import cast
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
+from django.db import connection
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseForbidden,
+    JsonResponse,
+    QueryDict,
+    StreamingHttpResponse,
+)
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import page_stream, store
+from games.access import Access, access_for, remember_game
+from games.cache import current_version, hear_other_processes
+from games.kinds import kind_of
+from games.models import Game
+from games.page_stream import Mark, Update
+from games.push import hub
+from games.web.common import HtmxHttpRequest, int_or_none
+
+# Under a WSGI server (Django's development server, the tests' live server) a stream holds a
+# thread, so it ends after this long and the browser opens it again by itself.
+THREADED_STREAM_SECONDS = 55
+
+
+@require_GET
+def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    response = kind_of(game).pages.page(request, game, access_for(request, game))
+    remember_game(request, response, game.pk)
+    return response
+
+
+@require_POST
+def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Every kind's move from the page: the host's or a seat's phone posts it, the kind reads
+    it from the form, plays it through the store and answers with what changed."""
+    game = get_object_or_404(Game, pk=game_id)
+    access = access_for(request, game)
+    pages = kind_of(game).pages
+    if not access.host and access.seat is None:
+        return HttpResponseForbidden(_(pages.not_yours))
+    return pages.move(request, game, access)
+
+
+@require_GET
+def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """What a following phone asks every second. Unchanged: an empty answer, and at most
+    one query (none on PostgreSQL, which pushes versions)."""
+    version = int_or_none(request.GET.get("v"))
+    current = current_version(game_id)
+    if current is None:
+        raise Http404
+    if version == current:
+        return HttpResponse(status=204)
+    game = get_object_or_404(Game, pk=game_id)
+    if (rematch := store.rematch_of(game)) is not None:
+        # The host started a rematch: every phone following this game goes along.
+        return HttpResponseClientRedirect(reverse("game", args=[rematch]))
+    access = access_for(request, game)
+    update = _update(request, game, access, _mark_of(request.GET, version))
+    response = HttpResponse(update.body)
+    # The page ignores an update older than what it already shows (a poll that crossed a turn).
+    response["X-Thirty-Version"] = str(update.version)
+    if access.host or access.seat is not None:
+        # A seat's update holds its hand or its turn form, the host's its controls.
+        add_never_cache_headers(response)
+    return response
+
+
+def _mark_of(query: QueryDict, version: int | None) -> Mark:
+    """What the page says it shows, from the marks of its poll (`?v=..&n=..&t=..`)."""
+    count = int_or_none(query.get("n")) or 0
+    return Mark(-1 if version is None else version, count, int_or_none(query.get("t")))
+
+
+def _update(request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:
+    """What is new for this follower since `mark`: for `/live` and for the page's stream."""
+    return kind_of(game).pages.update(request, game, access, mark)
+
+
+@require_GET
+async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
+    """The game's version as server-sent events: the current one at once, then one event per
+    change, and a comment line as a heartbeat when nothing happens, so proxies keep the
+    stream open. Every event is `id: N`, `event: version`, `data: {"version": N}`; the page
+    then asks `live` for what is new, and a program `GET /api/games/{id}`. A game page that
+    says what it shows (`/g/<id>/events?v=..&n=..&t=..`) is sent the updates themselves
+    instead (games/page_stream.py).
+
+    Under ASGI an open stream is a coroutine waiting on the process's hub (games/push.py):
+    no thread and no query while nothing happens."""
+    hear_other_processes()
+    threaded = isinstance(request, WSGIRequest)
+    if threaded:
+        version = await sync_to_async(_version_then_let_go)(game_id)
+    else:
+        # Not in the thread Django makes for this request (its database connection would
+        # stay open there after the thread is gone), but in the shared pool.
+        version = await sync_to_async(current_version, thread_sensitive=False)(game_id)
+    if version is None:
+        if request.path.startswith("/api/"):
+            return JsonResponse({"error": _("There is no such game.")}, status=404)
+        raise Http404
+    # Only the page's stream, and only when asked: the API's events stay versions.
+    page = request.resolver_match is not None and request.resolver_match.url_name == "events"
+    shown = int_or_none(request.GET.get("v")) if page else None
+    stream: Iterator[bytes] | AsyncIterator[bytes]
+    if shown is not None:
+        follower = await sync_to_async(_Follower.of, thread_sensitive=not threaded)(
+            request, game_id
+        )
+        mark = _mark_of(request.GET, shown)
+        if threaded:
+            versions = hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS)
+            stream = page_stream.stream_sync(mark, versions, follower.make_here)
+        else:
+            stream = page_stream.stream(mark, hub.versions(game_id, version), follower.make)
+    elif threaded:
+        stream = _threaded_stream(game_id, version)
+    else:
+        stream = _stream(game_id, version)
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def _version_then_let_go(game_id: str) -> int | None:
+    """The version, read in the request's own thread, which then streams for a while and
+    needs no database connection meanwhile."""
+    try:
+        return current_version(game_id)
+    finally:
+        connection.close()
+
+
+async def _stream(game_id: str, version: int) -> AsyncIterator[bytes]:
+    yield page_stream.RETRY
+    async for new in hub.versions(game_id, version):
+        yield page_stream.HEARTBEAT if new is None else page_stream.version_event(new)
+
+
+def _threaded_stream(game_id: str, version: int) -> Iterator[bytes]:
+    yield page_stream.RETRY
+    for new in hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS):
+        yield page_stream.HEARTBEAT if new is None else page_stream.version_event(new)
+
+
+@dataclass(frozen=True)
+class _Follower:
+    """Whoever holds a page's stream open, and how their updates are made."""
+
+    request: HtmxHttpRequest
+    game_id: str
+    language: str
+    # Who the page was opened as. A watcher stays one (claiming a seat reloads the page); a
+    # seat or the host is checked again at every change, so that a seat link the host has
+    # replaced stops showing that hand at once.
+    watcher: bool
+
+    @classmethod
+    def of(cls, request: HttpRequest, game_id: str) -> _Follower:
+        try:
+            game = Game.objects.filter(pk=game_id).first()
+            access = Access() if game is None else access_for(request, game)
+        finally:
+            connection.close()
+        watcher = not access.host and access.seat is None
+        language = translation.get_language() or settings.LANGUAGE_CODE
+        return cls(cast(HtmxHttpRequest, request), game_id, language, watcher)
+
+    async def make(self, mark: Mark) -> page_stream.Pushed | None:
+        build = sync_to_async(self._build, thread_sensitive=False)
+        if not self.watcher:
+            return await build(mark)
+        # Every watcher's stream at the same mark wants the same update: made once per event
+        # loop, and a stream that goes away meanwhile does not cancel it for the others.
+        key = (self.game_id, hub.latest(self.game_id), mark, self.language)
+        return await asyncio.shield(page_stream.flights().get(key, lambda: build(mark)))
+
+    def make_here(self, mark: Mark) -> page_stream.Pushed | None:
+        try:
+            return self._build(mark)
+        finally:
+            connection.close()  # the stream's thread holds no connection while it waits
+
+    def _build(self, mark: Mark) -> page_stream.Pushed | None:
+        with translation.override(self.language):
+            game = Game.objects.filter(pk=self.game_id).first()
+            if game is None or store.rematch_of(game) is not None:
+                return None  # the page's poll says so (a rematch takes the phone along)
+            access = Access() if self.watcher else access_for(self.request, game)
+            return page_stream.pushed(_update(self.request, game, access, mark), mark)
