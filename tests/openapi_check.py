@@ -14,7 +14,7 @@ from typing import Any
 import jsonschema_rs
 from django.test import Client
 
-from games.openapi import openapi_schema
+from games.api.openapi import openapi_schema
 
 
 @cache

@@ -1,6 +1,8 @@
 from django.urls import include, path, register_converter
 
-from games import api, chances, install, password, rules_page
+from games import chances, install, password, rules_page
+from games.api import views as api
+from games.kinds.dice import api as dice_api
 from games.kinds.dice import pages as dice_pages
 from games.models import GameIdConverter
 from games.web import game, home, results, seats, transfer
@@ -49,13 +51,13 @@ urlpatterns = [
     path("unlock", password.unlock, name="unlock"),
     path("api/openapi.json", api.schema, name="api_schema"),
     path("api/games", api.create_game, name="api_games"),
-    path("api/odds", api.odds, name="api_odds"),
-    path("api/odds/choices", api.odds_choices, name="api_odds_choices"),
+    path("api/odds", dice_api.odds, name="api_odds"),
+    path("api/odds/choices", dice_api.odds_choices, name="api_odds_choices"),
     path("api/games/<game:game_id>", api.game_detail, name="api_game"),
     path("api/games/<game:game_id>/events", game.events, name="api_events"),
-    path("api/games/<game:game_id>/turns", api.add_turn, name="api_turns"),
-    path("api/games/<game:game_id>/roll", api.roll, name="api_roll"),
-    path("api/games/<game:game_id>/moves", api.play_card, name="api_moves"),
+    path("api/games/<game:game_id>/turns", dice_api.add_turn, name="api_turns"),
+    path("api/games/<game:game_id>/roll", dice_api.roll, name="api_roll"),
+    path("api/games/<game:game_id>/moves", api.play_move, name="api_moves"),
     path("api/games/<game:game_id>/seats/<int:seat>/claim", api.claim_seat, name="api_claim"),
     path("api/games/<game:game_id>/seats/<int:seat>/reissue", api.reissue_seat, name="api_reissue"),
     path("api/games/<game:game_id>/turns/last", api.undo_last_turn, name="api_undo"),

@@ -86,9 +86,17 @@ class Kind(Protocol):
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
     pages: Pages
+    # The host may play any seat's move through the API (nothing is hidden); else only the
+    # seat's own key moves it.
+    host_moves: bool
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         """The game as the API shows it to `seat` (None: any watcher), seats from 1."""
+        ...
+
+    def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
+        """A move read from the API's JSON body and played by `seat` (None: the host), under
+        `/api/games/{id}/moves`; 201 with the state. Refuses as `games.api.base` does."""
         ...
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:

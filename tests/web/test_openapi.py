@@ -11,8 +11,8 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import URLPattern
 
-from games import api_models
-from games.openapi import openapi_schema
+from games.api import models as api_models
+from games.api.openapi import openapi_schema
 from games.rules import cards
 from games.rules.dice.ruleset import PRESET_KEYS
 from tests.openapi_check import CheckedClient, check_answer

@@ -8,11 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import api_models, store
+from games import store
+from games.api import models as api_models
 from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, Standing
+from games.kinds.cards import api
 from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
@@ -33,12 +36,16 @@ class CardKind:
         # (CSV) is the card game's export.
         EXPORT: Refusal(404, gettext_noop("A card game is exported as its sheet (CSV).")),
     }
+    host_moves = False
     pages: Pages = CardPages()
     state_model: type[pydantic.BaseModel] = api_models.CardState
     new_state_model: type[pydantic.BaseModel] = api_models.NewCardState
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return card_state(game, seat)
+
+    def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
+        return api.play_move(game, seat, body)
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         """From the tokens each seat gave up: the last player holding tokens wins; when a

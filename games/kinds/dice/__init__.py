@@ -9,11 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import api_models, store
+from games import store
+from games.api import models as api_models
 from games.kinds import CARD, CLAIM, Pages, Refusal, Standing
+from games.kinds.dice import api
 from games.kinds.dice.pages import DicePages
 from games.models import Game
 from games.rules import dice as dice_rules
@@ -30,10 +33,14 @@ class DiceKind:
     }
     state_model: type[pydantic.BaseModel] = api_models.GameState
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
+    host_moves = True
     pages: Pages = DicePages()
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return game_state(game).as_dict()  # the same for every seat: nothing is hidden
+
+    def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
+        return api.play_move(game, seat, body)
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         position = dice_rules.Position.from_cell_sums(game.rules, cell_sums)

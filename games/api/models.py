@@ -1,10 +1,10 @@
 """The public JSON API's shapes, as pydantic models: the one source of what a request may
 say and what an answer looks like. The views validate request bodies with them and
-`games/openapi.py` builds the OpenAPI document from them, so the two cannot drift.
+`games/api/openapi.py` builds the OpenAPI document from them, so the two cannot drift.
 
 The models check shape: types, required and unknown keys, and the ranges DESIGN.md states.
 The rules stay with `games/rules/`: where a value has the right type but the rules refuse
-it, the rules say so in their own words (see `games/api.py`). Numbers that the rules bound
+it, the rules say so in their own words (see `games/api/views.py`). Numbers that the rules bound
 per game (a total, a hunt, a seat to attack) carry their range in the document only.
 """
 

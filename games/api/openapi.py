@@ -1,6 +1,6 @@
 """The OpenAPI document of the public JSON API, served at /api/openapi.json.
 
-Every schema in it is generated from the models in `games/api_models.py`, the same models the
+Every schema in it is generated from the models in `games/api/models.py`, the same models the
 views validate requests with; this module only adds the table of paths and operations.
 """
 
@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from games import api_models as m
+from games.api import models as m
 from games.models import GameIdConverter
 
 REF = "#/components/schemas/{model}"
@@ -79,7 +79,7 @@ class Operation:
     answer: tuple[int, type[BaseModel] | tuple[type[BaseModel], ...]]
     refusals: tuple[int, ...]
     params: tuple[Param, ...] = ()
-    body: type[BaseModel] | None = None
+    body: type[BaseModel] | tuple[type[BaseModel], ...] | None = None
 
 
 OPERATIONS = (
@@ -131,11 +131,13 @@ OPERATIONS = (
     Operation(
         "post",
         "/api/games/{game_id}/moves",
-        "Play a card from the seat's own hand",
-        (201, m.CardState),
+        "A move of any kind: a card from the seat's own hand (the seat's key); in a dice game"
+        " a typed-in turn (with its total) or a step of a turn the app rolls, as /turns and"
+        " /roll take them (the host's key, or the roller's own seat key)",
+        (201, (m.CardState, m.GameState)),
         (400, 403, 404, 409, 413, 415, 422, 429),
-        (GAME_ID, SEAT_KEY),
-        m.NewMove,
+        (GAME_ID, HOST_KEY, SEAT_KEY),
+        (m.NewMove, m.NewTurn, m.NewRoll),
     ),
     Operation(
         "post",
@@ -172,6 +174,11 @@ OPERATIONS = (
 )
 
 
+def _bodies(operation: Operation) -> list[type[BaseModel]]:
+    body = operation.body
+    return [] if body is None else list(body) if isinstance(body, tuple) else [body]
+
+
 def _answers(operation: Operation) -> list[type[BaseModel]]:
     models = operation.answer[1]
     return list(models) if isinstance(models, tuple) else [models]
@@ -181,8 +188,8 @@ def _answers(operation: Operation) -> list[type[BaseModel]]:
 def _components() -> tuple[dict[Any, Any], dict[str, Any]]:
     wanted: dict[tuple[type[BaseModel], JsonSchemaMode], None] = {(m.Error, "serialization"): None}
     for operation in OPERATIONS:
-        if operation.body is not None:
-            wanted[operation.body, "validation"] = None
+        for body in _bodies(operation):
+            wanted[body, "validation"] = None
         for model in _answers(operation):
             wanted[model, "serialization"] = None
     refs, schemas = models_json_schema(list(wanted), ref_template=REF)
@@ -211,10 +218,11 @@ def _operation(operation: Operation, refs: dict[Any, Any]) -> dict[str, Any]:
             | ({"description": p.description} if p.description else {})
             for p in operation.params
         ]
-    if operation.body is not None:
+    if bodies := [refs[body, "validation"] for body in _bodies(operation)]:
+        schema = bodies[0] if len(bodies) == 1 else {"anyOf": bodies}
         spec["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": refs[operation.body, "validation"]}},
+            "content": {"application/json": {"schema": schema}},
         }
     return spec
 
