@@ -13,11 +13,15 @@ from urllib.parse import quote
 from django.utils import timezone
 
 from games.charts import dice_lines
-from games.players import player_key
 from games.store import Snapshot
 
 LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 GAME_NAMES = {"thirty": "Thirty (dice)", "30s": "30s (dice)"}
+
+
+def player_key(name: str) -> str:
+    """A player's id for BG Stats: "  Anna " and "anna" are one player."""
+    return name.strip().lower()
 
 
 def play_data(snapshot: Snapshot, ended: datetime) -> dict[str, Any]:

@@ -23,11 +23,6 @@ from games.names import MAX_NAME_LENGTH, clean_text, name_key
 from games.rules import dice as dice_rules
 
 
-def player_key(name: str) -> str:
-    """A player's id for BG Stats: "  Anna " and "anna" are one player."""
-    return name.strip().lower()
-
-
 def seats_named(key: str) -> QuerySet[Seat]:
     """The seats whose name compares equal to `key` (`games.names.name_key`), the same
     comparison that keeps names unique within a game and that merging spellings uses."""

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.translation import get_language
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -126,6 +128,23 @@ def seat_link(request: HttpRequest, game: Game, position: int) -> SeatLink:
 def host_link(request: HttpRequest, game: Game) -> str:
     key = request.COOKIES.get(host_cookie_name(game), "")
     return public_url(request, reverse("claim_host", args=[game.pk])) + f"#{key}"
+
+
+@dataclass(frozen=True)
+class ReplayNav:
+    """The steps of a replay (templates/games/replay_shell.html): the query parameter that
+    names a step, this step, the first and the last, and what the steps are called."""
+
+    param: str
+    number: int
+    first: int
+    last: int
+    label: str
+
+
+def chart_query(**marks: object) -> str:
+    """The query of a chart picture's address, in the reader's language (a chart has words)."""
+    return urlencode({**marks, "lang": get_language()} if "lang" not in marks else marks)
 
 
 def watcher_page(request: HttpRequest, game: Game, build: Callable[[str], bytes]) -> HttpResponse:

@@ -28,6 +28,8 @@ from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
 from games.web.common import (
     HtmxHttpRequest,
+    ReplayNav,
+    chart_query,
     host_link,
     int_or_none,
     poll_seconds,
@@ -139,7 +141,16 @@ class CardPages:
         wanted = int_or_none(request.GET.get("deal"))
         number = 1 if wanted is None else min(max(wanted, 1), len(stories))
         step = replay_step(stories, names, game.card_rules.tokens, number, winners)
-        return render(request, "games/card_replay.html", {"game": game, "step": step})
+        context = {
+            "game": game,
+            "step": step,
+            # The replay shell's regions (templates/games/replay_shell.html).
+            "nav": ReplayNav("deal", number, 1, step.total, _("Deals")),
+            "chart_query": chart_query(turn=number),
+            "chart_alt": step.chart_alt,
+            "chart_seats": step.seats,
+        }
+        return render(request, "games/card_replay.html", context)
 
 
 def _card_table(game: Game, seat: int | None) -> Table:

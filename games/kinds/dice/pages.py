@@ -13,8 +13,8 @@ from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import chances, store
@@ -37,7 +37,9 @@ from games.web.common import (
     PHONE,
     HtmxHttpRequest,
     Refused,
+    ReplayNav,
     answer_refusal,
+    chart_query,
     game_for,
     host_link,
     int_or_none,
@@ -131,6 +133,13 @@ class DicePages:
             "step": step,
             "total": total,
             "row": sheet.rows[-1] if sheet.rows else None,
+            # The replay shell's regions (templates/games/replay_shell.html).
+            "nav": ReplayNav("turn", step, 0, total, _("Turns")),
+            "chart_query": chart_query(v=game.version, lang=get_language(), turn=step)
+            if step
+            else None,
+            "chart_alt": sheet.chart_alt,
+            "chart_seats": sheet.seats,
         }
         return render(request, "games/replay.html", context)
 
