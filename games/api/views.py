@@ -26,11 +26,9 @@ from games.api.base import (
     seat_of,
 )
 from games.api.openapi import openapi_schema
-from games.kinds import kind_of
+from games.kinds import kind_for_rules, kind_of
 from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
-from games.rules import cards
-from games.rules import dice as dice_rules
 from games.state import State, current_state
 from games.state import game_state as state_of
 
@@ -57,21 +55,13 @@ def create_game(request: HttpRequest) -> HttpResponse:
         name = clean_game_name(new.name)
     except ValidationError as error:
         raise ApiError(400, error.messages[0]) from None
-    if isinstance(new.rules, api_models.CardRules):
-        if new.table_dice:
-            raise ApiError(422, _("“table_dice” belongs to the dice games."))
-        card_rules = cards.CardRules.from_dict(new.rules.model_dump())
-        seats = [store.Player(n, c) for n, c in zip(names, computers, strict=True)]
-        game, host_key = store.create_card_game(name or default_game_name(names), seats, card_rules)
-    else:
-        ruleset = dice_rules.RuleSet.from_dict(new.rules.model_dump())
-        game, host_key = store.create_game(
-            name or default_game_name(names),
-            names,
-            ruleset,
-            computers=[seat for seat, computer in enumerate(computers) if computer],
-            table_dice=new.table_dice,
-        )
+    kind = kind_for_rules(new.rules.model_dump())
+    game, host_key = kind.create(
+        name or default_game_name(names),
+        list(zip(names, computers, strict=True)),
+        new.rules.model_dump(),
+        table_dice=new.table_dice,
+    )
     # Each seat's link key, for the host to hand out (none for a computer): a card game's
     # can only claim its seat.
     links = {link.position: link.key for link in claims.seat_link_keys(game, host_key)}
@@ -109,10 +99,7 @@ def _judge_rules(raw: object) -> None:
     """The rules module says why it refuses a set of rules (422)."""
     if not isinstance(raw, dict):
         raise ApiError(400, _("“rules” must be an object of named options."))
-    if raw.get("preset") == "cards":
-        cards.CardRules.from_dict(raw)
-    else:
-        dice_rules.RuleSet.from_dict(raw)
+    kind_for_rules(raw).read_rules(raw)
 
 
 @api_view(["GET"])

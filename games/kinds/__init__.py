@@ -86,9 +86,24 @@ class Kind(Protocol):
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
     pages: Pages
+    # The presets of the rules this kind plays (`"preset"` in a game's rules).
+    presets: tuple[str, ...]
     # The host may play any seat's move through the API (nothing is hidden); else only the
     # seat's own key moves it.
     host_moves: bool
+
+    def read_rules(self, raw: Mapping[str, Any]) -> object:
+        """The kind's rules from a dict (the API's, the create form's). Raises `RuleError`,
+        in the rules' own words."""
+        ...
+
+    def create(
+        self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
+    ) -> tuple[Game, str]:
+        """A new game of these rules with these (name, computer) seats, and its host key.
+        `options` are the create form's and the API's other choices (`table_dice`); one this
+        kind does not have is refused with a `RuleError`."""
+        ...
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         """The game as the API shows it to `seat` (None: any watcher), seats from 1."""
@@ -129,6 +144,14 @@ def find_kind(name: str) -> Kind:
         return KINDS[name]
     except KeyError:
         raise UnknownKindError(name) from None
+
+
+def kind_for_rules(raw: Mapping[str, Any]) -> Kind:
+    """The kind that plays rules with this preset. Rules without a preset, or with one no kind
+    has, are the first kind's, whose rules then say what is wrong with them."""
+    preset = raw.get("preset")
+    first, *_others = KINDS.values()
+    return next((kind for kind in KINDS.values() if preset in kind.presets), first)
 
 
 def kind_of(game: Game) -> Kind:

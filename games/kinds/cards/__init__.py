@@ -19,6 +19,8 @@ from games.kinds.cards import api
 from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
+from games.rules import cards
+from games.rules.errors import InvalidRulesError
 from games.spreadsheet import spreadsheet_text
 
 # The card game's moves are cards (POST …/moves): a dice turn, typed in or rolled, is not one.
@@ -36,6 +38,7 @@ class CardKind:
         # (CSV) is the card game's export.
         EXPORT: Refusal(404, gettext_noop("A card game is exported as its sheet (CSV).")),
     }
+    presets: tuple[str, ...] = ("cards",)
     host_moves = False
     pages: Pages = CardPages()
     state_model: type[pydantic.BaseModel] = api_models.CardState
@@ -43,6 +46,17 @@ class CardKind:
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return card_state(game, seat)
+
+    def read_rules(self, raw: Mapping[str, Any]) -> cards.CardRules:
+        return cards.CardRules.from_dict(raw)
+
+    def create(
+        self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
+    ) -> tuple[Game, str]:
+        if options.get("table_dice"):
+            raise InvalidRulesError(gettext_noop("“table_dice” belongs to the dice games."))
+        players = [store.Player(seat_name, computer) for seat_name, computer in seats]
+        return store.create_card_game(name, players, self.read_rules(rules))
 
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)

@@ -33,11 +33,26 @@ class DiceKind:
     }
     state_model: type[pydantic.BaseModel] = api_models.GameState
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
+    presets: tuple[str, ...] = ("thirty", "30s")
     host_moves = True
     pages: Pages = DicePages()
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return game_state(game).as_dict()  # the same for every seat: nothing is hidden
+
+    def read_rules(self, raw: Mapping[str, Any]) -> dice_rules.RuleSet:
+        return dice_rules.RuleSet.from_dict(raw)
+
+    def create(
+        self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
+    ) -> tuple[Game, str]:
+        return store.create_game(
+            name,
+            [seat_name for seat_name, _computer in seats],
+            self.read_rules(rules),
+            computers=[seat for seat, (_name, computer) in enumerate(seats) if computer],
+            table_dice=bool(options.get("table_dice")),
+        )
 
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)
