@@ -55,7 +55,7 @@ def create_card_game(
     with transaction.atomic():
         game = Game.objects.create(
             name=name,
-            kind="cards",
+            kind=cards.KIND,
             rules_data=card_rules.to_dict(),
             host_key_hash=hash_key(host_key),
             seed_sha256=chance.seed_sha256(seed),
@@ -155,7 +155,7 @@ def play_card(game_id: str, seat: int, move: cards.Move, *, version: int | None 
     try:
         with transaction.atomic():
             game = lock_game(game_id, version)
-            if game.kind != "cards":
+            if game.kind != cards.KIND:
                 raise rules.IllegalMoveError(gettext_noop("This game is played with dice."))
             state = load_tournament(game)
             moves = Move.objects.filter(game=game).order_by("-number")

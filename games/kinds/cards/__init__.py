@@ -15,6 +15,7 @@ from games import api_models, store
 from games.kinds import ROLL, TYPED_TURN, UNDO, Refusal, Standing
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
+from games.rules import cards as card_rules
 from games.spreadsheet import spreadsheet_text
 
 # The card game's moves are cards (POST …/moves): a dice turn, typed in or rolled, is not one.
@@ -22,7 +23,7 @@ _NOT_DICE = Refusal(404, gettext_noop("This is the card game: its moves are card
 
 
 class CardKind:
-    name = "cards"
+    name = card_rules.KIND
     shared_state = False  # every seat sees its own hand
     refuses: Mapping[str, Refusal] = {
         TYPED_TURN: _NOT_DICE,
