@@ -18,12 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.cache import recall, remember
-from games.kinds import kind_of
+from games.kinds import KINDS, kind_of
 from games.models import Game, Seat
 
-# The kinds of game the history tells apart; the card game joins this list.
-# The games a history can be filtered by (`Game.preset`).
-GAMES = (("thirty", _("Thirty")), ("30s", "30s"), ("cards", _("Thirty, the card game")))
+# The games a history can be filtered by (`Game.preset`): every kind's, as the kind names them.
+GAMES = tuple(preset for kind in KINDS.values() for preset in kind.presets)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 import pydantic
+from django.utils.functional import Promise
 
 from games.models import Game
 
@@ -43,6 +44,8 @@ class Kind(Protocol):
     """What a kind of game offers the generic parts of the app."""
 
     name: str  # as stored in `Game.kind`
+    # Its games as `Game.preset` stores them, each with the name a list of games shows.
+    presets: Sequence[tuple[str, str | Promise]]
     # The state is the same for every viewer (nothing hidden), so it can be built once per
     # version and shared; otherwise each viewer gets its own view.
     shared_state: bool

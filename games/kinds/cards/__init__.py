@@ -8,8 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import api_models, store
 from games.kinds import ROLL, TYPED_TURN, UNDO, Refusal, Standing
@@ -24,6 +25,9 @@ _NOT_DICE = Refusal(404, gettext_noop("This is the card game: its moves are card
 
 class CardKind:
     name = card_rules.KIND
+    presets: Sequence[tuple[str, str | Promise]] = (
+        ("cards", gettext_lazy("Thirty, the card game")),
+    )
     shared_state = False  # every seat sees its own hand
     refuses: Mapping[str, Refusal] = {
         TYPED_TURN: _NOT_DICE,

@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import api_models, store
 from games.kinds import CARD, CLAIM, Refusal, Standing
@@ -22,6 +23,10 @@ from games.state import game_state
 
 class DiceKind:
     name = "dice"
+    presets: Sequence[tuple[str, str | Promise]] = (
+        ("thirty", gettext_lazy("Thirty")),
+        ("30s", "30s"),
+    )
     shared_state = True
     refuses: Mapping[str, Refusal] = {
         CARD: Refusal(404, gettext_noop("This game is played with dice: it has no cards to play.")),
