@@ -191,10 +191,6 @@ class CreateGameForm(forms.Form):
     def rows(self) -> list[tuple[str, bool]]:
         return list(zip(self.players, self.computers, strict=True))
 
-    @property
-    def is_cards(self) -> bool:
-        return self.data.get("preset") == "cards" if self.is_bound else False
-
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         # Rows left empty are unused seats, not blank names; a name of only spaces is refused.
