@@ -29,8 +29,9 @@ from pygal.style import Style
 
 from games.describe import rules_summary
 from games.forms import CreateGameForm
+from games.kinds import KINDS, kind_for_rules
 from games.rules import RuleError
-from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS, Position, RuleSet, odds
+from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Position, RuleSet, odds
 from games.rules.dice import bot as dice_bot
 from games.rules.dice import estimate as estimates
 from games.rules.dice.ruleset import MAX_TARGET, MIN_TARGET
@@ -46,6 +47,12 @@ RULE_FIELDS = (
 TARGETS = range(MIN_TARGET, MAX_TARGET + 1)
 
 
+def not_dice() -> frozenset[str]:
+    """The games of the other kinds, which are not played with dice: no estimate is for them."""
+    every = frozenset(key for kind in KINDS.values() for key, _label in kind.presets)
+    return every - set(PRESETS)
+
+
 # -- reading a rule set from the query string ------------------------------------------------
 
 
@@ -55,7 +62,6 @@ class Asked:
 
     rules: RuleSet | None
     players: int
-    cards: bool = False
     error: str = ""
 
 
@@ -67,8 +73,8 @@ def read_query(query: QueryDict, players: int | None = None) -> Asked:
     if players is None:
         players = len(names) if names else _int(query.get("players"), DEFAULT_PLAYERS)
     players = min(max(players, MIN_PLAYERS), MAX_PLAYERS)
-    if query.get("preset") == "cards":
-        return Asked(None, players, cards=True)
+    if query.get("preset") in not_dice():
+        return Asked(None, players)
     fields = CreateGameForm().fields
     data: dict[str, Any] = {}
     for name in RULE_FIELDS:
@@ -76,10 +82,10 @@ def read_query(query: QueryDict, players: int | None = None) -> Asked:
             data[name] = fields[name].clean(query.get(name))
         except Exception:
             data[name] = None
-    if data["preset"] not in ("thirty", "30s"):
+    if data["preset"] not in PRESETS:
         data["preset"] = "thirty"
     try:
-        return Asked(RuleSet.from_dict(CreateGameForm._rules_dict(data)), players)
+        return Asked(RuleSet.from_dict(kind_for_rules(data).form_rules(data)), players)
     except RuleError as error:
         return Asked(None, players, error=rule_error_message(error))
 
@@ -122,12 +128,11 @@ def duration(minutes: float) -> str:
 
 def estimate_context(asked: Asked) -> dict[str, Any]:
     if asked.rules is None:
-        return {"estimate": None, "estimate_error": asked.error, "cards": asked.cards}
+        return {"estimate": None, "estimate_error": asked.error}
     found = _shared_estimate(asked.rules, asked.players)
     turns = round(found.turns)
     return {
         "estimate": found,
-        "cards": False,
         "estimate_turns": ngettext("About %(turns)s turn", "About %(turns)s turns", turns)
         % {"turns": turns},
         "estimate_time": duration(found.minutes()),

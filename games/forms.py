@@ -9,12 +9,12 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
 from games import rules
+from games.kinds import Kind, kind_for_rules
 from games.lineups import Lineup
 from games.names import PlayerNameError, clean_game_name, clean_player_names, default_game_name
 from games.rules import cards
 from games.rules import dice as dice_rules
 from games.rules.dice.ruleset import MAX_START_POINTS, MAX_TARGET, MIN_START_POINTS, MIN_TARGET
-from games.store import Player
 from games.translate import rule_error_message
 
 DEFAULT_PLAYERS = 4
@@ -180,8 +180,9 @@ class CreateGameForm(forms.Form):
         self.invalid_players: set[int] = set()
         self.cleaned_players: list[str] = []
         self.cleaned_computers: list[bool] = []
-        self.ruleset: dice_rules.RuleSet | None = None
-        self.card_rules: cards.CardRules | None = None
+        # The kind of the game chosen and its rules as a dict (`Kind.form_rules`), once clean.
+        self.kind: Kind | None = None
+        self.rules_data: dict[str, Any] = {}
         # How long a game under these rules takes (games.chances), drawn under the rules.
         self.estimate: dict[str, Any] = {}
         # The line-ups of recent games (games.lineups), offered above the player list.
@@ -190,10 +191,6 @@ class CreateGameForm(forms.Form):
     @property
     def rows(self) -> list[tuple[str, bool]]:
         return list(zip(self.players, self.computers, strict=True))
-
-    @property
-    def is_cards(self) -> bool:
-        return self.data.get("preset") == "cards" if self.is_bound else False
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -208,61 +205,24 @@ class CreateGameForm(forms.Form):
                 self.invalid_players = {rows[seat] for seat in error.seats}
         if self.errors:
             return data
+        # The kind that plays the chosen game reads its rules from the form and checks them.
+        self.kind = kind_for_rules({"preset": data.get("preset")})
+        self.rules_data = self.kind.form_rules(data)
         try:
-            if data.get("preset") == "cards":
-                self.card_rules = cards.CardRules.from_dict(self._card_rules_dict(data))
-                cards.Tournament.start(self.card_rules, len(self.cleaned_players), "00")
-            else:
-                self.ruleset = dice_rules.RuleSet.from_dict(self._rules_dict(data))
+            self.kind.check(self.rules_data, len(self.cleaned_players))
         except rules.RuleError as error:
             raise ValidationError(rule_error_message(error)) from None
         return data
 
-    def seats(self) -> list[Player]:
-        """The players in seat order, with the seats the computer plays."""
-        return [
-            Player(name, computer)
-            for name, computer in zip(self.cleaned_players, self.cleaned_computers, strict=True)
-        ]
-
-    @staticmethod
-    def _card_rules_dict(data: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "preset": "cards",
-            "tokens": data.get("tokens") or 5,
-            "fewer_jacks": bool(data.get("fewer_jacks")),
-            "queens": bool(data.get("queens")),
-            "single_stock": bool(data.get("single_stock")),
-        }
+    def seats(self) -> list[tuple[str, bool]]:
+        """The players in seat order, with whether the computer plays each seat."""
+        return list(zip(self.cleaned_players, self.cleaned_computers, strict=True))
 
     def clean_name(self) -> str:
         return clean_game_name(self.cleaned_data.get("name", ""))
 
     def game_name(self) -> str:
         return self.cleaned_data.get("name", "").strip() or default_game_name(self.cleaned_players)
-
-    @staticmethod
-    def _rules_dict(data: dict[str, Any]) -> dict[str, Any]:
-        set_aside = data.get("set_aside") or "any"
-        if data.get("preset") == "30s":
-            return {
-                "preset": "30s",
-                "set_aside": set_aside,
-                "end": "first_out" if data.get("first_out") else "last_standing",
-                "healing": bool(data.get("healing")),
-                "free_for_all": bool(data.get("free_for_all")),
-                "weaker_attacks": bool(data.get("weaker_attacks")),
-                "precise_elimination": bool(data.get("precise_elimination")),
-            }
-        return {
-            "preset": "thirty",
-            "start_points": data.get("start_points") or 30,
-            "target": data.get("target") or MIN_TARGET,
-            "set_aside": set_aside,
-            "on_failure": data.get("on_failure") or "nothing",
-            "empty_seat": "lost" if data.get("empty_seat_lost") else "carry",
-            "hunt_dice": "margin" if data.get("hunt_margin") else "six",
-        }
 
     @classmethod
     def initial_from(cls, ruleset: dice_rules.RuleSet) -> dict[str, Any]:

@@ -18,12 +18,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.cache import recall, remember
-from games.kinds import kind_of
+from games.kinds import KINDS, kind_of
 from games.models import Game, Seat
 
-# The kinds of game the history tells apart; the card game joins this list.
-# The games a history can be filtered by (`Game.preset`).
-GAMES = (("thirty", _("Thirty")), ("30s", "30s"), ("cards", _("Thirty, the card game")))
+
+def game_choices() -> list[tuple[str, Any]]:
+    """The games a history can be filtered by (`Game.preset`): every kind's, as the kind
+    names them."""
+    return [preset for kind in KINDS.values() for preset in kind.presets]
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class HistoryEntry:
 class HistoryFilter(forms.Form):
     player = forms.CharField(label=_("Player"), required=False, max_length=40)
     kind = forms.ChoiceField(
-        label=_("Game"), required=False, choices=(("", _("All games")), *GAMES)
+        label=_("Game"), required=False, choices=lambda: [("", _("All games")), *game_choices()]
     )
     status = forms.ChoiceField(
         label=_("Status"),

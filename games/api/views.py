@@ -56,11 +56,13 @@ def create_game(request: HttpRequest) -> HttpResponse:
     except ValidationError as error:
         raise ApiError(400, error.messages[0]) from None
     kind = kind_for_rules(new.rules.model_dump())
+    if new.table_dice and "table_dice" not in kind.options:
+        raise ApiError(422, _("“table_dice” belongs to the dice games."))
     game, host_key = kind.create(
         name or default_game_name(names),
         list(zip(names, computers, strict=True)),
         new.rules.model_dump(),
-        table_dice=new.table_dice,
+        **({"table_dice": new.table_dice} if new.table_dice else {}),
     )
     # Each seat's link key, for the host to hand out (none for a computer): a card game's
     # can only claim its seat.

@@ -9,11 +9,13 @@ package there, one in `games.rules`, and one line in `KINDS`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pydantic
+from django.utils.functional import Promise
 
 from games.models import Game
 
@@ -77,6 +79,8 @@ class Kind(Protocol):
     """What a kind of game offers the generic parts of the app."""
 
     name: str  # as stored in `Game.kind`
+    # Its games as `Game.preset` stores them, each with the name a list of games shows.
+    presets: Sequence[tuple[str, str | Promise]]
     # The state is the same for every viewer (nothing hidden), so it can be built once per
     # version and shared; otherwise each viewer gets its own view.
     shared_state: bool
@@ -86,8 +90,8 @@ class Kind(Protocol):
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
     pages: Pages
-    # The presets of the rules this kind plays (`"preset"` in a game's rules).
-    presets: tuple[str, ...]
+    # The choices besides the rules that creating its game takes (`create(**options)`).
+    options: frozenset[str]
     # The host may play any seat's move through the API (nothing is hidden); else only the
     # seat's own key moves it.
     host_moves: bool
@@ -97,12 +101,19 @@ class Kind(Protocol):
         in the rules' own words."""
         ...
 
+    def form_rules(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """The kind's rules as a dict, from the create form's cleaned fields."""
+        ...
+
+    def check(self, rules: Mapping[str, Any], seats: int) -> None:
+        """Refuse, with a `RuleError`, rules or a number of seats this kind cannot play."""
+        ...
+
     def create(
         self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
     ) -> tuple[Game, str]:
         """A new game of these rules with these (name, computer) seats, and its host key.
-        `options` are the create form's and the API's other choices (`table_dice`); one this
-        kind does not have is refused with a `RuleError`."""
+        `options` are the create form's and the API's other choices, of `self.options`."""
         ...
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
@@ -151,7 +162,9 @@ def kind_for_rules(raw: Mapping[str, Any]) -> Kind:
     has, are the first kind's, whose rules then say what is wrong with them."""
     preset = raw.get("preset")
     first, *_others = KINDS.values()
-    return next((kind for kind in KINDS.values() if preset in kind.presets), first)
+    if not isinstance(preset, str):  # a preset of no kind, and the first kind's rules say so
+        return first
+    return next((kind for kind in KINDS.values() if preset in dict(kind.presets)), first)
 
 
 def kind_of(game: Game) -> Kind:
@@ -167,4 +180,23 @@ def offers(game: Game, operation: str) -> bool:
     return refusal(game, operation) is None
 
 
-KINDS: dict[str, Kind] = _kinds()
+class _KindTable(Mapping[str, Kind]):
+    """The kinds by name, imported at first use rather than with this module: each kind's
+    package imports the generic modules (the sheet, the store, the forms) that ask the kinds
+    in turn, as healthchecks loads a channel's transport only when it is asked for."""
+
+    @cached_property
+    def _table(self) -> dict[str, Kind]:
+        return _kinds()
+
+    def __getitem__(self, name: str) -> Kind:
+        return self._table[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table)
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+
+KINDS: Mapping[str, Kind] = _KindTable()

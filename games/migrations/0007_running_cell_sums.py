@@ -1,5 +1,5 @@
 """Each seat's running sum of cells and each game's last roller, so that any process can
-resume a game's position in one small query (games/store.py: `_add_up_position`)."""
+resume a game's position in one small query (games/store/sheet.py: `_add_up_position`)."""
 
 from django.db import migrations, models
 from django.db.models import OuterRef, Subquery, Sum

@@ -37,19 +37,13 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
         players, computers = _edit_player_list(players, computers, request.POST)
         form = CreateGameForm(request.POST, players=players, computers=computers)
         if "create" in request.POST and form.is_valid():
-            if form.card_rules is not None:
-                game, host_key = store.create_card_game(
-                    form.game_name(), form.seats(), form.card_rules
-                )
-            else:
-                assert form.ruleset is not None
-                game, host_key = store.create_game(
-                    form.game_name(),
-                    form.cleaned_players,
-                    form.ruleset,
-                    computers=[seat for seat, c in enumerate(form.cleaned_computers) if c],
-                    table_dice=bool(form.cleaned_data.get("table_dice")),
-                )
+            assert form.kind is not None
+            game, host_key = form.kind.create(
+                form.game_name(),
+                form.seats(),
+                form.rules_data,
+                **{option: bool(form.cleaned_data.get(option)) for option in form.kind.options},
+            )
             response = redirect(reverse("game", args=[game.pk]) + "?new=1")
             remember_host(response, game, host_key)
             remember_game(request, response, game.pk)

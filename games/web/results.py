@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import store
 from games.cache import cached, current_version
 from games.charts import render_results
-from games.history import GAMES
+from games.history import game_choices
 from games.kinds import kind_of
 from games.models import Game
 from games.players import MergeRefused, merge_plan, player_stats
@@ -62,7 +62,7 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     stats = player_stats(name)
     if stats is None:
         raise Http404
-    kinds = dict(GAMES)
+    kinds = dict(game_choices())
     merged = None
     with suppress(signing.BadSignature):
         merged = signing.loads(request.GET.get("merged", ""), salt=MERGED_SALT, max_age=600)

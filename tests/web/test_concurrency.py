@@ -83,7 +83,7 @@ def test_a_turn_number_taken_meanwhile_is_a_409_and_records_nothing(
     same number, the second is refused with 409, never a server error."""
     game = make_game()
     store.record_turn(game.pk, dice_rules.Turn(20))
-    monkeypatch.setattr(store, "_next_number", lambda game: 1)
+    monkeypatch.setattr(store.dice, "_next_number", lambda game: 1)
     client = Client(raise_request_exception=False)
     response = client.post(
         f"/api/games/{game.pk}/turns",
@@ -97,7 +97,7 @@ def test_a_turn_number_taken_meanwhile_is_a_409_and_records_nothing(
 
 def test_a_game_stops_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
     game = make_game()
-    monkeypatch.setattr(store, "MAX_TURNS", 3)
+    monkeypatch.setattr(store.dice, "MAX_TURNS", 3)
     for _ in range(3):
         store.record_turn(game.pk, dice_rules.Turn(20))
     client = Client(raise_request_exception=False)

@@ -112,3 +112,33 @@ def test_the_pages_post_a_card_to_the_one_move_view_and_only_a_seat_plays_it() -
     version = Game.objects.get(pk=game["id"]).version
     assert phone.post(url, {"move": "ZZ"}).status_code == 422
     assert Game.objects.get(pk=game["id"]).version == version
+
+
+def test_the_create_form_asks_the_chosen_kind_and_leaves_out_what_it_does_not_take() -> None:
+    # "Dice made by the whole table" ticked, then the card game chosen: the box is hidden, but
+    # a browser still sends it. The card game takes no such choice, so it is left out.
+    host = Client()
+    form = {"player": ["Anna", "Ben"], "seat_kind": ["person", "person"], "create": "1"}
+    response = host.post("/", form | {"preset": "cards", "tokens": "3", "table_dice": "on"})
+    assert response.status_code == 302
+    cards = Game.objects.get()
+    assert cards.kind == "cards" and cards.rules_data["tokens"] == 3 and not cards.table_dice
+    # The same box for a dice game makes it one whose dice the table makes.
+    assert host.post("/", form | {"preset": "thirty", "table_dice": "on"}).status_code == 302
+    dice = Game.objects.exclude(pk=cards.pk).get()
+    assert dice.kind == "dice" and dice.table_dice and dice.rules_data["preset"] == "thirty"
+    # A card game of eleven is refused by its rules, in words on the form, and nothing is made.
+    refused = host.post(
+        "/", form | {"preset": "cards", "player": [f"P{n}" for n in range(11)], "seat_kind": []}
+    )
+    assert refused.status_code == 200 and Game.objects.count() == 2
+    assert 'id="create-errors"' in refused.content.decode()
+
+
+def test_the_api_refuses_the_table_dice_for_a_card_game() -> None:
+    client = CheckedClient()
+    body = {"players": ["Anna", "Ben"], "rules": {"preset": "cards"}, "table_dice": True}
+    refused = post(client, "/api/games", body)
+    assert refused.status_code == 422
+    assert refused.json()["error"] == "“table_dice” belongs to the dice games."
+    assert not Game.objects.exists()

@@ -9,8 +9,9 @@ from typing import Any
 
 import pydantic
 from django.http import HttpResponse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import store
 from games.api import models as api_models
@@ -20,7 +21,6 @@ from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
 from games.rules import cards
-from games.rules.errors import InvalidRulesError
 from games.spreadsheet import spreadsheet_text
 
 # The card game's moves are cards (POST …/moves): a dice turn, typed in or rolled, is not one.
@@ -28,7 +28,10 @@ _NOT_DICE = Refusal(404, gettext_noop("This is the card game: its moves are card
 
 
 class CardKind:
-    name = "cards"
+    name = cards.KIND
+    presets: Sequence[tuple[str, str | Promise]] = (
+        ("cards", gettext_lazy("Thirty, the card game")),
+    )
     shared_state = False  # every seat sees its own hand
     refuses: Mapping[str, Refusal] = {
         TYPED_TURN: _NOT_DICE,
@@ -38,7 +41,7 @@ class CardKind:
         # (CSV) is the card game's export.
         EXPORT: Refusal(404, gettext_noop("A card game is exported as its sheet (CSV).")),
     }
-    presets: tuple[str, ...] = ("cards",)
+    options: frozenset[str] = frozenset()
     host_moves = False
     pages: Pages = CardPages()
     state_model: type[pydantic.BaseModel] = api_models.CardState
@@ -50,11 +53,21 @@ class CardKind:
     def read_rules(self, raw: Mapping[str, Any]) -> cards.CardRules:
         return cards.CardRules.from_dict(raw)
 
+    def form_rules(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return {
+            "preset": "cards",
+            "tokens": data.get("tokens") or 5,
+            "fewer_jacks": bool(data.get("fewer_jacks")),
+            "queens": bool(data.get("queens")),
+            "single_stock": bool(data.get("single_stock")),
+        }
+
+    def check(self, rules: Mapping[str, Any], seats: int) -> None:
+        cards.Tournament.start(self.read_rules(rules), seats, "00")  # refuses a wrong count
+
     def create(
         self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
     ) -> tuple[Game, str]:
-        if options.get("table_dice"):
-            raise InvalidRulesError(gettext_noop("“table_dice” belongs to the dice games."))
         players = [store.Player(seat_name, computer) for seat_name, computer in seats]
         return store.create_card_game(name, players, self.read_rules(rules))
 

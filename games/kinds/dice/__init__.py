@@ -10,8 +10,9 @@ from typing import Any
 
 import pydantic
 from django.http import HttpResponse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import store
 from games.api import models as api_models
@@ -20,12 +21,17 @@ from games.kinds.dice import api
 from games.kinds.dice.pages import DicePages
 from games.models import Game
 from games.rules import dice as dice_rules
+from games.rules.dice.ruleset import MIN_TARGET
 from games.spreadsheet import spreadsheet_text
 from games.state import game_state
 
 
 class DiceKind:
     name = "dice"
+    presets: Sequence[tuple[str, str | Promise]] = (
+        ("thirty", gettext_lazy("Thirty")),
+        ("30s", "30s"),
+    )
     shared_state = True
     refuses: Mapping[str, Refusal] = {
         CARD: Refusal(404, gettext_noop("This game is played with dice: it has no cards to play.")),
@@ -33,7 +39,7 @@ class DiceKind:
     }
     state_model: type[pydantic.BaseModel] = api_models.GameState
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
-    presets: tuple[str, ...] = ("thirty", "30s")
+    options = frozenset({"table_dice"})
     host_moves = True
     pages: Pages = DicePages()
 
@@ -42,6 +48,31 @@ class DiceKind:
 
     def read_rules(self, raw: Mapping[str, Any]) -> dice_rules.RuleSet:
         return dice_rules.RuleSet.from_dict(raw)
+
+    def form_rules(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        set_aside = data.get("set_aside") or "any"
+        if data.get("preset") == "30s":
+            return {
+                "preset": "30s",
+                "set_aside": set_aside,
+                "end": "first_out" if data.get("first_out") else "last_standing",
+                "healing": bool(data.get("healing")),
+                "free_for_all": bool(data.get("free_for_all")),
+                "weaker_attacks": bool(data.get("weaker_attacks")),
+                "precise_elimination": bool(data.get("precise_elimination")),
+            }
+        return {
+            "preset": "thirty",
+            "start_points": data.get("start_points") or 30,
+            "target": data.get("target") or MIN_TARGET,
+            "set_aside": set_aside,
+            "on_failure": data.get("on_failure") or "nothing",
+            "empty_seat": "lost" if data.get("empty_seat_lost") else "carry",
+            "hunt_dice": "margin" if data.get("hunt_margin") else "six",
+        }
+
+    def check(self, rules: Mapping[str, Any], seats: int) -> None:
+        self.read_rules(rules)  # the table's size is the player list's to check
 
     def create(
         self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any

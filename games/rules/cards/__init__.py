@@ -54,11 +54,15 @@ from .game import (
     snapshot,
 )
 
+# The name this kind of game goes by, in `games.kinds` and in every game stored.
+KIND = "cards"
+
 __all__ = [
     "ALL_CODES",
     "BLACK",
     "COLOURS",
     "HAND_SIZE",
+    "KIND",
     "MAX_PLAYERS",
     "MAX_TOKENS",
     "MAX_TOTAL",

@@ -1,0 +1,405 @@
+"""The dice games' writes: creating a game (or importing one already played), a turn typed
+in, a turn the app rolls step by step, the computer seats' turns, and the host's undo.
+
+Each write judges the turn with `games.rules.dice`, stores the row it writes with its cells
+and the running sums (`games.store.sheet`), and rolls the dice the app rolls from the game's
+seed (`games.store.seeds`), under one lock (`games.store.locking`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import rules
+from games.cache import announce, remember
+from games.models import Cell, Game, Seat, Secret, Turn, hash_key, new_key, seat_key
+from games.names import name_key
+from games.rules import chance
+from games.rules import dice as dice_rules
+from games.rules.dice import bot as dice_bot
+from games.rules.dice import rolled as rolled_dice
+from games.rules.errors import gettext_noop
+from games.store.errors import NotYourTurnError, StaleVersionError, TurnInProgressError
+from games.store.locking import bump, lock_game
+from games.store.seeds import Chance, fresh_seed, request_chance
+from games.store.sheet import add_to_sums, load_position
+
+# A game's length is capped, so that no game (played or imported) grows without bound: a
+# long evening is a few hundred turns.
+MAX_TURNS = 5_000
+TOO_MANY_TURNS = gettext_noop("A game has at most %(most)s turns. Start a rematch to play on.")
+
+# Rows written per INSERT when a whole game is stored at once.
+BATCH = 500
+
+
+def create_game(
+    name: str,
+    players: Sequence[str],
+    ruleset: dice_rules.RuleSet,
+    *,
+    rematch_of: Game | None = None,
+    computers: Iterable[int] = (),
+    table_dice: bool = False,
+) -> tuple[Game, str]:
+    """Create a game and return it with its host key, which is never stored in clear.
+
+    Every game gets a secret seed for the dice the app rolls; its SHA-256 is shown from the
+    start and the seed once the game is over. `computers` are the seats the computer plays:
+    if the first is one, it has played by the time this returns."""
+    dice_rules.Position.start(ruleset, len(players))  # refuses a wrong number of players
+    computer_seats = frozenset(computers)
+    host_key = new_key()
+    seed = chance.new_seed()
+    with transaction.atomic():
+        game = Game.objects.create(
+            name=name,
+            rules_data=ruleset.to_dict(),
+            host_key_hash=hash_key(host_key),
+            rematch_of=rematch_of,
+            seed_sha256=chance.seed_sha256(seed),
+            table_dice=table_dice,
+        )
+        Secret.objects.create(game=game, seed=seed)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                position=position,
+                name=player,
+                name_key=name_key(player),
+                computer=position in computer_seats,
+                key_hash=""
+                if position in computer_seats
+                else hash_key(seat_key(host_key, game.pk, position)),
+            )
+            for position, player in enumerate(players)
+        )
+        if computer_seats:
+            position = dice_rules.Position.start(ruleset, len(players))
+            if _computers_roll(game, position, computer_seats, seed) is not None:
+                game = bump(game, "last_roller", "finished", "turn_count")
+    return game, host_key
+
+
+def create_played_game(
+    name: str, players: Sequence[str], ruleset: dice_rules.RuleSet, rows: Sequence[dice_rules.Row]
+) -> tuple[Game, str]:
+    """Create a game with rows the rules already replayed (an import): a few queries per
+    thousand rows, however long the game, in one transaction."""
+    if len(rows) > MAX_TURNS:
+        raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
+    with transaction.atomic():
+        game, host_key = create_game(name, players, ruleset)
+        Turn.objects.bulk_create(
+            (
+                Turn(
+                    game=game,
+                    number=number,
+                    roller=row.roller,
+                    total=row.turn.total,
+                    hunt=row.turn.hunt,
+                    target=row.turn.target,
+                    heal=row.turn.heal,
+                    effect=row.effect.value,
+                    victim=row.victim,
+                )
+                for number, row in enumerate(rows, start=1)
+            ),
+            batch_size=BATCH,
+        )
+        turn_ids = dict(Turn.objects.filter(game=game).values_list("number", "id"))
+        seat_ids = list(
+            Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+        )
+        Cell.objects.bulk_create(
+            (
+                Cell(turn_id=turn_ids[number], seat_id=seat_id, value=value)
+                for number, row in enumerate(rows, start=1)
+                for seat_id, value in zip(seat_ids, row.cells, strict=True)
+            ),
+            batch_size=BATCH,
+        )
+        # As if each row had been recorded one by one.
+        sums = [sum(column) for column in zip(*(row.cells for row in rows), strict=True)]
+        for seat_id, total in zip(seat_ids, sums or [0] * len(seat_ids), strict=True):
+            if total:
+                Seat.objects.filter(pk=seat_id).update(cell_sum=total)
+        last_roller = rows[-1].roller if rows else None
+        finished = dice_rules.Position.from_cell_sums(ruleset, sums or [0] * len(seat_ids)).finished
+        Game.objects.filter(pk=game.pk).update(
+            version=F("version") + len(rows),
+            last_roller=last_roller,
+            turn_count=len(rows),
+            finished=finished,
+        )
+        game.refresh_from_db()
+        announce(game)
+    return game, host_key
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A stored turn: the game at its new version, the row, and the position after it."""
+
+    game: Game
+    row: dice_rules.Row
+    position: dice_rules.Position
+
+
+def record_turn(
+    game_id: str,
+    turn: dice_rules.Turn,
+    *,
+    version: int | None = None,
+    known: dice_rules.Position | None = None,
+    seat: int | None = None,
+    part: str | None = None,
+) -> Recorded:
+    """Check a turn with the rules and store the row it writes. Raises `rules.RuleError`,
+    `StaleVersionError`, `NotYourTurnError`, `TurnInProgressError` or `Game.DoesNotExist`; on
+    any of them nothing changes.
+
+    `known` is the position at `version`, when the caller has already loaded it: the version
+    check under the lock proves it is still current, which saves adding up the game again.
+    `seat` is the player entering the turn from their own phone, if it is not the host.
+    """
+    try:
+        with transaction.atomic():
+            game = lock_game(game_id, version)
+            if game.rolling is not None:
+                raise TurnInProgressError
+            position = known if known is not None and version is not None else load_position(game)
+            if seat is not None and (not game.seats_play or position.next_roller != seat):
+                raise NotYourTurnError
+            row, after = _write_row(game, position, turn)
+            dice = partial(request_chance, game, seat, part, version, required=False)
+            after = _computers_roll(game, after, dice=dice) or after
+            game = bump(game, "last_roller", "finished", "turn_count")
+        remember(("position", game.pk, game.version), after)
+        return Recorded(game, row, after)
+    except IntegrityError as error:
+        # Another request recorded this turn number first.
+        raise StaleVersionError from error
+
+
+def _write_row(
+    game: Game,
+    position: dice_rules.Position,
+    turn: dice_rules.Turn,
+    rolled: rolled_dice.RolledTurn | None = None,
+) -> tuple[dice_rules.Row, dice_rules.Position]:
+    """Judge a turn and write its row, its cells and the running sums, under the caller's
+    lock; `rolled` is the app-rolled turn it came from, whose rolls are kept as its audit
+    trail. The caller bumps the version."""
+    row = position.play(turn)
+    number = _next_number(game)
+    if number > MAX_TURNS:
+        raise rules.IllegalTurnError(TOO_MANY_TURNS, most=MAX_TURNS)
+    audit = rolled.to_json() if rolled is not None else {}
+    stored = Turn.objects.create(
+        game=game,
+        number=number,
+        roller=row.roller,
+        total=turn.total,
+        hunt=turn.hunt,
+        target=turn.target,
+        heal=turn.heal,
+        effect=row.effect.value,
+        victim=row.victim,
+        rolls=audit.get("rolls"),
+        hunt_rolls=audit.get("hunt_rolls"),
+        # The seed in use is the one after every seed shown earlier (`fresh_seed`).
+        seed_index=len(game.earlier_seeds) if rolled is not None else None,
+    )
+    seat_ids = Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
+    written = list(zip(seat_ids, row.cells, strict=True))
+    Cell.objects.bulk_create(
+        Cell(turn=stored, seat_id=seat_id, value=value) for seat_id, value in written
+    )
+    add_to_sums(written)
+    after = position.after(row)
+    game.last_roller = row.roller
+    game.finished, game.turn_count = after.finished, number
+    return row, after
+
+
+def _next_number(game: Game) -> int:
+    last = Turn.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
+    return (last.first() or 0) + 1
+
+
+# -- dice the app rolls ----------------------------------------------------------------------
+
+
+def roll(
+    game_id: str,
+    action: rolled_dice.Action,
+    *,
+    version: int | None = None,
+    seat: int | None = None,
+    part: str | None = None,
+) -> Recorded | Game:
+    """One step of a turn with app-rolled dice (see `games.rules.dice.rolled`): the server rolls
+    from the game's secret seed, mixed, where the table makes the dice, with the `part` of the
+    phone asking (the host's when `seat` is None). Answers `Recorded` when the step completed
+    the turn (and any computer seats have played after it), else the game with its turn in
+    progress. Raises like `record_turn`; a refused step changes nothing."""
+    try:
+        with transaction.atomic():
+            game = lock_game(game_id, version)
+            position = load_position(game)
+            if seat is not None and (not game.seats_play or position.next_roller != seat):
+                raise NotYourTurnError
+            turn = rolled_dice.RolledTurn.from_json(position, game.rolling or {})
+            dice = request_chance(game, seat, part, version, required=True)
+            turn = rolled_dice.act(turn, action, dice.roller(game.turn_count + 1))
+            if turn.ask() is not None:
+                game.rolling = turn.to_json()
+                return bump(game, "rolling")
+            game.rolling = None
+            row, after = _write_row(game, position, turn.turn(), turn)
+            after = _computers_roll(game, after, dice=lambda: dice) or after
+            game = bump(game, "rolling", "last_roller", "finished", "turn_count")
+        remember(("position", game.pk, game.version), after)
+        return Recorded(game, row, after)
+    except IntegrityError as error:
+        raise StaleVersionError from error
+
+
+def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.RolledTurn | None:
+    """The turn in progress with app-rolled dice, if there is one."""
+    if game.rolling is None:
+        return None
+    return rolled_dice.RolledTurn.from_json(position, game.rolling)
+
+
+def _computers_roll(
+    game: Game,
+    position: dice_rules.Position,
+    computers: frozenset[int] | None = None,
+    seed: str | None = None,
+    dice: Callable[[], Chance] | None = None,
+) -> dice_rules.Position | None:
+    """Play every computer seat whose turn it is, each a whole turn of app-rolled dice
+    stored with its audit trail, under the caller's lock. The position after them, or None
+    when no computer played. `dice` gives where the dice come from, asked only when a
+    computer rolls: in a game whose dice the table makes, the part of the phone whose request
+    the computers follow."""
+    if computers is None:
+        computers = frozenset(
+            Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+        )
+    if not computers:
+        return None
+    played = None
+    source: Chance | None = None
+    while (roller := position.next_roller) is not None and roller in computers:
+        number = game.turn_count + 1
+        if number > MAX_TURNS:
+            break  # a game of computers alone stops at the cap, like any other
+        turn = rolled_dice.RolledTurn(position)
+        turn_plan = dice_bot.plan(position)
+        if source is None:
+            source = dice() if dice is not None else Chance(game, seed or "")
+        roller_of_turn = source.roller(number)
+        while turn.ask() is not None:
+            turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
+        _, position = _write_row(game, position, turn.turn(), turn)
+        played = position
+    return played
+
+
+# The undo policy's refusals (see `undo_last_turn`).
+TABLE_DICE_SHOWN = gettext_noop(
+    "The table made this game's dice, and every phone's secret was shown at the end: the game"
+    " cannot be reopened. Start a rematch to play on."
+)
+ROLLED_TURN_STAYS = gettext_noop(
+    "The app rolled this turn, and everyone saw its dice: it cannot be taken back and rolled"
+    " again. Correct the score with the next turns, or start a rematch."
+)
+COMPUTER_ROLLED_SINCE = gettext_noop(
+    "A computer has rolled since that turn, and everyone saw its dice: the turn cannot be"
+    " taken back, since the computer's dice would fall again."
+)
+
+
+def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
+    """Remove the last row, and the computers' turns after the last person's, so that the
+    host's undo takes back what a person did. An app-rolled turn taken back stays in the
+    game's log (`Game.undone`). Raises `rules.IllegalTurnError` when there is nothing to
+    undo, `TurnInProgressError` while a turn with app-rolled dice is under way."""
+    with transaction.atomic():
+        game = lock_game(game_id, version)
+        if game.rolling is not None:
+            raise TurnInProgressError
+        if game.finished and game.table_dice:
+            # Every phone's secret is shown at the end: reopened, the parts to come could be
+            # foreseen by anyone.
+            raise rules.IllegalTurnError(TABLE_DICE_SHOWN)
+        if game.finished:
+            fresh_seed(game)
+        computers = frozenset(
+            Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+        )
+        removed: Turn | None = None
+        while (last := Turn.objects.filter(game=game).order_by("-number").first()) is not None:
+            if last.rolls is not None:
+                # Board Game Arena's policy: an undo never crosses a random event someone has
+                # seen, so a turn the app rolled is never rolled again with other dice.
+                raise rules.IllegalTurnError(
+                    COMPUTER_ROLLED_SINCE if last.roller in computers else ROLLED_TURN_STAYS
+                )
+            _remove(game, last)
+            removed = last
+            if last.roller not in computers:
+                break
+        if removed is None:
+            raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
+        game.last_roller = (
+            Turn.objects.filter(game=game)
+            .order_by("-number")
+            .values_list("roller", flat=True)
+            .first()
+        )
+        # A turn is only ever played in a game still going: without it, the game goes on.
+        game.finished, game.turn_count = False, removed.number - 1
+        # Back at a computer's turn (the game's first seats are computers): it plays again.
+        sums = (
+            Seat.objects.filter(game=game).order_by("position").values_list("cell_sum", flat=True)
+        )
+        position = dice_rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
+        _computers_roll(game, position, computers)
+        return bump(
+            game, "last_roller", "finished", "turn_count", "undone", "earlier_seeds", "seed_sha256"
+        )
+
+
+def _remove(game: Game, last: Turn) -> None:
+    add_to_sums(
+        (seat_id, -value)
+        for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
+    )
+    if last.rolls is not None:
+        game.undone = [
+            *game.undone,
+            {
+                "number": last.number,
+                "roller": last.roller,
+                "total": last.total,
+                "hunt": last.hunt,
+                "target": last.target,
+                "heal": last.heal,
+                "rolls": last.rolls,
+                "hunt_rolls": last.hunt_rolls,
+                "seed_index": last.seed_index,
+                "undone_at": timezone.now().isoformat(timespec="seconds"),
+            },
+        ]
+    last.delete()
