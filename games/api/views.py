@@ -24,12 +24,13 @@ from games.api.base import (
     offered,
     parse,
     seat_of,
+    state_response,
 )
 from games.api.openapi import openapi_schema
 from games.kinds import kind_for_rules, kind_of
 from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
-from games.state import State, current_state
+from games.state import current_state
 from games.state import game_state as state_of
 
 
@@ -113,15 +114,10 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
         raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "since"})
     state = current_state(game_id)
     if state is not None:
-        return _state_response(state, int(since or 0))
+        return state_response(state, int(since or 0))
     game = Game.objects.get(pk=game_id)  # a card game: what this viewer's seat may see
     seat = seat_of(request, game) if "X-Seat-Key" in request.headers else None
     return answer(kind_of(game).state_model, kind_of(game).api_state(game, seat))
-
-
-def _state_response(state: State, since: int = 0, status: int = 200) -> HttpResponse:
-    """A dice game's state as JSON, built once per version (games/state.py)."""
-    return HttpResponse(state.body(since), content_type="application/json", status=status)
 
 
 @api_view(["POST"])
@@ -177,7 +173,7 @@ def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             version = int(raw_version)
         except ValueError:
             raise ApiError(400, _("“version” must be a whole number.")) from None
-    return _state_response(state_of(store.undo_last_turn(game.pk, version=version)))
+    return state_response(state_of(store.undo_last_turn(game.pk, version=version)))
 
 
 @require_GET

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -28,6 +30,9 @@ CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
+
+
+View = Callable[..., HttpResponse]
 
 
 class Refused(Exception):
@@ -63,8 +68,22 @@ def game_for(
     return game, access
 
 
-def answer_refusal(refused: Refused) -> HttpResponse:
-    return HttpResponseForbidden(refused.sentence)
+def refusals_answered(view: View) -> View:
+    """A view that may raise `Refused` (through `game_for`): answered 403 with its sentence."""
+
+    @wraps(view)
+    def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Refused as refused:
+            return HttpResponseForbidden(refused.sentence)
+
+    return wrapped
+
+
+def host_links(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """What the host's page adds for every kind: each seat's link and the host link."""
+    return {"seat_links": seat_links(request, game), "host_link": host_link(request, game)}
 
 
 def int_or_none(raw: str | None) -> int | None:

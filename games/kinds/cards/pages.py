@@ -30,10 +30,9 @@ from games.web.common import (
     HtmxHttpRequest,
     ReplayNav,
     chart_query,
-    host_link,
+    host_links,
     int_or_none,
     poll_seconds,
-    seat_links,
     share_url,
     watcher_page,
 )
@@ -57,8 +56,7 @@ class CardPages:
         table = _card_table(game, seat)
         context = _card_context(request, game, table, access)
         if access.host:
-            context["seat_links"] = seat_links(request, game)
-            context["host_link"] = host_link(request, game)
+            context |= host_links(request, game)
             context["share_first"] = not table.view.log[1:] and not any(
                 row.claimed for row in table.seats if not row.computer
             )

@@ -11,7 +11,16 @@ from django.utils.translation import gettext as _
 
 from games import kinds, store
 from games.api import models as api_models
-from games.api.base import ApiError, answer, api_view, host_or_seat, json_object, offered, parse
+from games.api.base import (
+    ApiError,
+    answer,
+    api_view,
+    host_or_seat,
+    json_object,
+    offered,
+    parse,
+    state_response,
+)
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
@@ -27,7 +36,7 @@ def play_move(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespons
         offered(game, kinds.CARD)  # a card for a dice game: refused as the kind says
     if "total" in body:
         return typed_turn(game, seat, body)
-    return _state_response(roll_step(game, seat, body), status=201)
+    return state_response(roll_step(game, seat, body), status=201)
 
 
 def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
@@ -35,7 +44,7 @@ def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespon
     new = parse(api_models.NewTurn, body)
     turn = dice_rules.Turn(new.total, new.hunt, _target(game, new.target), new.heal)
     recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
-    return _state_response(state_of(recorded.game), status=201)
+    return state_response(state_of(recorded.game), status=201)
 
 
 def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
@@ -65,10 +74,6 @@ def _target(game: Game, target: int | None) -> int | None:
     return target - 1
 
 
-def _state_response(state: State, status: int = 200) -> HttpResponse:
-    return HttpResponse(state.body(0), content_type="application/json", status=status)
-
-
 @api_view(["POST"])
 def add_turn(request: HttpRequest, game_id: str) -> HttpResponse:
     """`/turns`: a typed-in turn, as `/moves` takes it (the host's key or the roller's)."""
@@ -82,7 +87,7 @@ def roll(request: HttpRequest, game_id: str) -> HttpResponse:
     """`/roll`: one step of a rolled turn, as `/moves` takes it. 200 with the state."""
     game = Game.objects.get(pk=game_id)
     offered(game, kinds.ROLL)
-    return _state_response(roll_step(game, host_or_seat(request, game), json_object(request)))
+    return state_response(roll_step(game, host_or_seat(request, game), json_object(request)))
 
 
 @api_view(["GET"])

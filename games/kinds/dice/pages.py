@@ -36,15 +36,13 @@ from games.web.common import (
     HOST,
     PHONE,
     HtmxHttpRequest,
-    Refused,
     ReplayNav,
-    answer_refusal,
     chart_query,
     game_for,
-    host_link,
+    host_links,
     int_or_none,
     poll_seconds,
-    seat_links,
+    refusals_answered,
     share_url,
     watcher_page,
 )
@@ -72,8 +70,7 @@ class DicePages:
         sheet, table = _page_sheet(game)
         context = _game_context(request, sheet, access) | {"sheet_table": table}
         if access.host:
-            context["seat_links"] = seat_links(request, game)
-            context["host_link"] = host_link(request, game)
+            context |= host_links(request, game)
             # Until the table has joined, sharing the game is the host's first job.
             context["share_first"] = sheet.turn_count == 0 and not any(
                 link.joined for link in context["seat_links"]
@@ -433,33 +430,27 @@ def _dice_game(
 
 
 @require_POST
+@refusals_answered
 def turn(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The pad's address before every kind posted its moves to one view; kept as an alias."""
-    try:
-        game, access = _dice_game(request, game_id, who=PHONE, refusal=_(ENTER_TURNS))
-    except Refused as refusal:
-        return answer_refusal(refusal)
+    game, access = _dice_game(request, game_id, who=PHONE, refusal=_(ENTER_TURNS))
     return typed_turn(request, game, access)
 
 
 @require_POST
+@refusals_answered
 def roll(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The tray's address before every kind posted its moves to one view; kept as an alias."""
-    try:
-        game, access = _dice_game(request, game_id, who=PHONE, refusal=_(ENTER_TURNS))
-    except Refused as refusal:
-        return answer_refusal(refusal)
+    game, access = _dice_game(request, game_id, who=PHONE, refusal=_(ENTER_TURNS))
     return roll_step(request, game, access)
 
 
 @require_http_methods(["GET", "POST"])
+@refusals_answered
 def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    try:
-        game, _access = _dice_game(
-            request, game_id, who=HOST, refusal=_("Only the host can undo turns in this game.")
-        )
-    except Refused as refusal:
-        return answer_refusal(refusal)
+    game, _access = _dice_game(
+        request, game_id, who=HOST, refusal=_("Only the host can undo turns in this game.")
+    )
     if request.method == "GET":
         # Without scripts the confirmation is a page of its own.
         return render(request, "games/undo_confirm.html", {"sheet": full_sheet(game)})
@@ -480,31 +471,27 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 
 
 @require_POST
+@refusals_answered
 def hints(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The host shows the odds of each choice to the roller, or hides them."""
-    try:
-        game, _access = _dice_game(
-            request, game_id, who=HOST, refusal=_("Only the host can switch the hints on or off.")
-        )
-    except Refused as refusal:
-        return answer_refusal(refusal)
+    game, _access = _dice_game(
+        request, game_id, who=HOST, refusal=_("Only the host can switch the hints on or off.")
+    )
     store.show_hints(game.pk, shown=request.POST.get("shown") == "on")
     return redirect("game", game.pk)
 
 
 @require_POST
+@refusals_answered
 def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """A phone joins the table's dice (`commitment`) or, at the end, shows its secret
     (`secret`); the page's script does both by itself (static/table-dice.js)."""
-    try:
-        game, access = _dice_game(
-            request,
-            game_id,
-            who=PHONE,
-            refusal=_("Only the host's and the players' phones make the dice."),
-        )
-    except Refused as refusal:
-        return answer_refusal(refusal)
+    game, access = _dice_game(
+        request,
+        game_id,
+        who=PHONE,
+        refusal=_("Only the host's and the players' phones make the dice."),
+    )
     seat = None if access.host else access.seat
     try:
         if "secret" in request.POST:
