@@ -2,7 +2,7 @@
 
     python bench/card_moves.py [--early 10] [--late 1000] [--samples 21]
 
-Plays one ten-seat, nine-token tournament with random legal cards through `store.play_card`
+Plays one ten-seat, nine-token tournament with random legal cards through `store.play`
 on a throwaway SQLite database (or DATABASE_URL), and times the moves around move `--early`
 and move `--late`. Before each timed move the process forgets everything it remembered, as a
 worker that did not write the last move would: the move then resumes the game from its kept
@@ -46,18 +46,19 @@ def main() -> None:
 
 def measure(early: int, late: int, samples: int) -> str:
     from games import cache, store
+    from games.kinds.cards import tournaments
     from games.models import Game
     from games.rules import cards
 
     rng = random.Random(30)
     players = [store.Player(f"P{seat}") for seat in range(10)]
-    game, _ = store.create_card_game("Bench", players, cards.CardRules(tokens=9))
+    game, _ = tournaments.create_card_game("Bench", players, cards.CardRules(tokens=9))
     timings: dict[str, list[float]] = {"early": [], "late": []}
     windows = {"early": range(early, early + samples), "late": range(late, late + samples)}
     number = 0
     while number < late + samples:
         game = Game.objects.get(pk=game.pk)
-        state = store.load_tournament(game)
+        state = tournaments.load_tournament(game)
         if state.finished:
             raise SystemExit(f"the tournament ended after {number} moves; ask for fewer")
         seat = state.to_move()
@@ -69,10 +70,10 @@ def measure(early: int, late: int, samples: int) -> str:
             cache.clear()
             game = Game.objects.get(pk=game.pk)
             start = time.perf_counter()
-            store.play_card(game.pk, seat, move, version=game.version)
+            store.play(game.pk, seat, move, version=game.version)
             timings[timed].append(time.perf_counter() - start)
         else:
-            store.play_card(game.pk, seat, move, version=game.version)
+            store.play(game.pk, seat, move, version=game.version)
     early_ms = statistics.median(timings["early"]) * 1000
     late_ms = statistics.median(timings["late"]) * 1000
     return "\n".join(

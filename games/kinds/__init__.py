@@ -18,6 +18,7 @@ import pydantic
 from django.utils.functional import Promise
 
 from games.models import Game
+from games.rules.engine import Engine
 
 if TYPE_CHECKING:
     from django.http import HttpResponse
@@ -90,6 +91,9 @@ class Kind(Protocol):
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
     pages: Pages
+    # What the one store path (`games.store.moves`) plays: the kind's rules, start, moves and
+    # computer. None for a kind whose store is its own (the dice games, for now).
+    engine: Engine[Any, Any, Any] | None
     # The choices besides the rules that creating its game takes (`create(**options)`).
     options: frozenset[str]
     # The host may play any seat's move through the API (nothing is hidden); else only the

@@ -5,7 +5,8 @@ whatever the kind of game:
 
 - `to_move()`: the seat (numbered from 0) whose move it is, or None once the game is over.
 - `legal_moves()`: every move the rules allow now, in a stable order (empty when over).
-- `play(move)`: check the move and return `(new_state, public)`. The old state is unchanged.
+- `play(move, seat)`: check the move (made by `seat`, or by whoever is to move when None)
+  and return `(new_state, public)`. The old state is unchanged.
   `public` describes what everybody at the table may now know about the move (a card laid
   face up, "drew one card", "lost the deal"); it never holds a secret. A move the rules refuse
   raises a `RuleError` whose message is a sentence a player understands.
@@ -28,12 +29,16 @@ hidden.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 MoveT = TypeVar("MoveT")
 PublicT_co = TypeVar("PublicT_co", covariant=True)
 ViewT_co = TypeVar("ViewT_co", covariant=True)
+RulesT = TypeVar("RulesT")
+StateT = TypeVar("StateT")
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ class State(Protocol[MoveT, PublicT_co, ViewT_co]):
         """Every move the rules allow now; empty once the game is over."""
         ...
 
-    def play(self, move: MoveT) -> tuple[Self, PublicT_co]:
+    def play(self, move: MoveT, seat: int | None = None) -> tuple[Self, PublicT_co]:
         """The state after `move` and what became public. Raises `RuleError`."""
         ...
 
@@ -66,3 +71,59 @@ class State(Protocol[MoveT, PublicT_co, ViewT_co]):
     def view(self, seat: int | None) -> ViewT_co:
         """What `seat` may see; `None` is any watcher."""
         ...
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """A row of the score sheet that a move closed: what the whole table writes down (a card
+    deal's tokens given up, a coin toss's point), in every seat's column."""
+
+    number: int  # from 1, no gaps
+    seat: int  # the seat the row is about: who rolled, who lost the deal
+    cells: tuple[int, ...]  # one per seat, in seat order
+    label: str  # what kind of row it is, as the store keeps it (at most 10 letters)
+
+
+class Engine(Protocol[RulesT, StateT, MoveT]):
+    """What a kind of game offers a store that keeps only its rules, its secret seed and its
+    move log (DESIGN.md, "Game kinds"): the whole game follows from those, so the store needs
+    nothing else of the kind to create, play, resume and replay it.
+
+    A state is the kind's `State`; a move is whatever its `play` takes. Every move a seat or a
+    computer makes is appended to the log as `write_move` writes it, and `read_move` reads it
+    back, so `replay` is the same game. What a move makes public is given to `rows`, which says
+    which rows of the sheet it closed."""
+
+    name: str  # as stored in `Game.kind`
+
+    def read_rules(self, data: Mapping[str, Any]) -> RulesT:
+        """The rules from a dict. Raises `InvalidRulesError`, in the rules' own words."""
+        ...
+
+    def write_rules(self, rules: RulesT) -> dict[str, Any]: ...
+
+    def start(self, rules: RulesT, seats: int, seed: str) -> StateT:
+        """The game before the first move. Raises `InvalidRulesError` for a wrong count."""
+        ...
+
+    def read_move(self, data: Mapping[str, Any]) -> MoveT:
+        """A move from a dict (the API's body, a form, the log). Raises `InvalidMoveError`."""
+        ...
+
+    def write_move(self, move: MoveT) -> dict[str, Any]: ...
+
+    def rows(self, public: Any) -> Sequence[SheetRow]:
+        """The rows of the sheet that a move closed, from what it made public."""
+        ...
+
+    def computer_move(self, state: StateT, seat: int, rng: random.Random) -> MoveT:
+        """The computer's move for `seat`, from what that seat may see alone; its tie-breaks
+        from `rng`, which the store seeds from the game's seed and the move's number."""
+        ...
+
+    def snapshot(self, state: StateT) -> dict[str, Any]:
+        """The state as JSON-ready data, secrets included: only the store's secret row keeps
+        it, as a cache of the state at one version."""
+        ...
+
+    def from_snapshot(self, data: Mapping[str, Any]) -> StateT: ...

@@ -9,20 +9,13 @@ client last saw, and bumps the version, so two phones can never record one roll 
 - `dice`: the dice games' writes: a game created or imported, typed and rolled turns, the
   computer seats' turns, undo.
 - `seeds`: the secret seed each game's dice are rolled from, and a phone's part in them.
-- `cards`: the card game's writes and reads: create, play a card, load the tournament.
+- `moves`: the one path of a kind whose game is its seed and its move log (the card game):
+  create, play a move (the computers' after it), the state at a version, the log once over.
 - `seats`: what a seat's phone holds: its claimed key, its part in the table's dice.
 - `games`: what no kind's rules see: rematch, switches, names, delete and restore.
 - `errors`: what the store refuses.
 """
 
-from games.store.cards import (
-    Played,
-    Player,
-    card_deals,
-    create_card_game,
-    load_tournament,
-    play_card,
-)
 from games.store.dice import (
     MAX_TURNS,
     Recorded,
@@ -53,6 +46,15 @@ from games.store.games import (
     show_hints,
     start_rematch,
 )
+from games.store.moves import (
+    MAX_MOVES,
+    Played,
+    Player,
+    finished_log,
+    load_state,
+    play,
+    start_game,
+)
 from games.store.seats import (
     claim_seat,
     join_table_dice,
@@ -74,6 +76,7 @@ from games.store.sheet import (
 from games.store.sheet import _add_up_position as _add_up_position  # read by its tests
 
 __all__ = [
+    "MAX_MOVES",
     "MAX_TURNS",
     "RESTORE_MINUTES",
     "BadKeyError",
@@ -89,21 +92,20 @@ __all__ = [
     "TableDiceError",
     "TurnInProgressError",
     "allow_seats_to_play",
-    "card_deals",
     "cell_sums",
     "claim_seat",
-    "create_card_game",
     "create_game",
     "create_played_game",
     "delete_game",
+    "finished_log",
     "join_table_dice",
     "load_cells",
     "load_position",
     "load_rows",
     "load_snapshot",
-    "load_tournament",
+    "load_state",
     "merge_names",
-    "play_card",
+    "play",
     "record_turn",
     "reissue_seat",
     "rematch_of",
@@ -115,6 +117,7 @@ __all__ = [
     "rolling_turn",
     "seat_joined",
     "show_hints",
+    "start_game",
     "start_rematch",
     "undo_last_turn",
     "up_to",

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import store
+from games.kinds.cards import tournaments
 from games.models import Game
 from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language
@@ -72,7 +72,7 @@ def test_two_phones_and_a_computer_play_while_a_watcher_follows(
 
     for _ in range(6):
         game.refresh_from_db()
-        state = store.load_tournament(game)
+        state = tournaments.load_tournament(game)
         if state.finished:
             break
         seat = state.to_move()
@@ -93,7 +93,7 @@ def test_two_phones_and_a_computer_play_while_a_watcher_follows(
             if game.version > before:
                 break
             phone.wait_for_timeout(50)
-        after = store.load_tournament(game)
+        after = tournaments.load_tournament(game)
         # Pushed to every phone; a stream that has just reconnected catches up a moment later.
         catch_up = LIVE_TIMEOUT_MS * 3
         expect(watcher.locator("#running-total")).to_have_text(

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import store
+from games.kinds.cards import tournaments
 from games.rules import cards
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import serious_violations
@@ -16,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_finished_card_game_replays_deal_by_deal(open_browser: Any) -> None:
-    game, _ = store.create_card_game(
+    game, _ = tournaments.create_card_game(
         "Robots",
         [store.Player(name, computer=True) for name in ("Ada", "Bo", "Cy")],
         cards.CardRules(tokens=2),

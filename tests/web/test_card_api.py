@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import store
+from games.kinds.cards import tournaments
 from games.models import Game
 from games.rules import cards
 from tests.openapi_check import CheckedClient
@@ -146,7 +146,7 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
     row = Game.objects.get(pk=game["id"])
     for _ in range(200):
         row.refresh_from_db()
-        state = store.load_tournament(row)
+        state = tournaments.load_tournament(row)
         hands = {seat: {card.code for card in hand} for seat, hand in enumerate(state.deal.hands)}
         for who, viewer in viewers.items():
             own = hands[who - 1] if who else set()  # 0 is the host: no seat of its own

@@ -11,6 +11,7 @@ from django.test import Client
 
 from games import claims, store
 from games.access import host_cookie_name
+from games.kinds.cards import tournaments
 from games.models import Game, Move, Seat, Turn
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ def test_each_phone_sees_only_its_own_hand_and_plays_on_its_turn() -> None:
     host = Client()
     game = create(host, ["Anna", "Ben"])
     anna, ben = seat_phone(game, host, 0), seat_phone(game, host, 1)
-    state = store.load_tournament(game)
+    state = tournaments.load_tournament(game)
     hands = [{c.code for c in hand} for hand in state.deal.hands]
     anna_page = anna.get(f"/g/{game.pk}/").content.decode()
     assert shown_cards(anna_page) == hands[0]
@@ -114,7 +115,7 @@ def test_one_person_plays_a_whole_tournament_against_computers() -> None:
     anna = seat_phone(game, host, 0)
     for _ in range(500):
         game.refresh_from_db()
-        state = store.load_tournament(game)
+        state = tournaments.load_tournament(game)
         if state.finished:
             break
         assert state.to_move() == 0  # the computers have played already
@@ -141,18 +142,18 @@ def test_any_process_resumes_a_card_game_from_its_kept_state() -> None:
     game = create(host, ["Anna", "Robot"], [False, True])
     for _ in range(5):
         game.refresh_from_db()
-        state = store.load_tournament(game)
-        store.play_card(game.pk, 0, state.legal_moves()[0], version=game.version)
+        state = tournaments.load_tournament(game)
+        store.play(game.pk, 0, state.legal_moves()[0], version=game.version)
     game.refresh_from_db()
-    written = store.load_tournament(game)
+    written = tournaments.load_tournament(game)
     cache.clear()  # another process: nothing in its memory
-    resumed = store.load_tournament(game)
+    resumed = tournaments.load_tournament(game)
     assert resumed.deal == written.deal and resumed.tokens == written.tokens
     assert Secret.objects.get(game=game).state_version == game.version
     # A game kept before states were kept is replayed from its seed and moves instead.
     Secret.objects.filter(game=game).update(state=None)
     cache.clear()
-    assert store.load_tournament(game).deal == written.deal
+    assert tournaments.load_tournament(game).deal == written.deal
 
 
 def test_a_table_of_four_with_a_computer_plays_a_five_token_tournament_to_the_end() -> None:
@@ -162,7 +163,7 @@ def test_a_table_of_four_with_a_computer_plays_a_five_token_tournament_to_the_en
     watcher = Client()
     for number in range(3000):
         game.refresh_from_db()
-        state = store.load_tournament(game)
+        state = tournaments.load_tournament(game)
         if state.finished:
             break
         seat = state.to_move()

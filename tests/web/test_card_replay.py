@@ -8,7 +8,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import store
+from games.kinds.cards import tournaments
 from games.models import Game, Secret
 from games.rules import IllegalTurnError, cards
 from games.store import Player
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def computers_game(tokens: int = 2) -> Game:
     """Three computer seats play a whole tournament as soon as it is created."""
-    game, _ = store.create_card_game(
+    game, _ = tournaments.create_card_game(
         "Robots",
         [Player("Ada", True), Player("Bo", True), Player("Cy", True)],
         cards.CardRules(tokens=tokens),
@@ -30,7 +30,7 @@ def computers_game(tokens: int = 2) -> Game:
 
 
 def game_in_play() -> tuple[Game, str]:
-    game, host_key = store.create_card_game(
+    game, host_key = tournaments.create_card_game(
         "Live", [Player("Anna"), Player("Robot", True)], cards.CardRules(tokens=3)
     )
     return game, host_key
@@ -92,11 +92,11 @@ def test_no_hand_is_shown_before_the_tournament_is_over(client: Client) -> None:
     response = client.get(f"/g/{game.pk}/replay?deal=1")
     assert response.status_code == 302 and response["Location"] == f"/g/{game.pk}/"
     with pytest.raises(IllegalTurnError):
-        store.card_deals(game)
+        tournaments.card_deals(game)
     # Not even when the page claims it is over: the store reads the game afresh.
     game.finished = True
     with pytest.raises(IllegalTurnError):
-        store.card_deals(game)
+        tournaments.card_deals(game)
     page = client.get(f"/g/{game.pk}/").content.decode()
     assert "data-card" not in page.split('id="chart"')[1]  # the chart shows no card
     assert "Replay the deals" not in page

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from games import cache, store
+from games.kinds.cards import tournaments
 from games.lineups import Lineup, read_lineup, recent_lineups
 from games.models import Game
 from games.rules import cards
@@ -52,7 +53,7 @@ def test_the_last_different_line_ups_come_first_in_seat_order() -> None:
 
 
 def test_a_line_up_keeps_its_computer_seats() -> None:
-    game, _ = store.create_card_game(
+    game, _ = tournaments.create_card_game(
         "Cards", [store.Player("Anna"), store.Player("Robot", computer=True)], cards.CardRules()
     )
     Game.objects.filter(pk=game.pk).update(turn_count=1)

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client, override_settings
 
 from games import cache
+from games.kinds.cards import tournaments
 from games.models import Game, Seat
 from games.players import COUNTS, PlayerStats, player_stats
 from games.rules.dice import Turn as RuleTurn
@@ -186,7 +187,7 @@ def test_a_merged_card_game_keeps_its_state_at_the_new_version(client: Client) -
     from games.models import Secret
     from games.rules import cards
 
-    game, _ = store.create_card_game(
+    game, _ = tournaments.create_card_game(
         "Cards",
         [store.Player("Ana"), store.Player("Bot", computer=True)],
         cards.CardRules(),

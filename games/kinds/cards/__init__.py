@@ -16,11 +16,12 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from games import store
 from games.api import models as api_models
 from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, Standing
-from games.kinds.cards import api
+from games.kinds.cards import api, tournaments
 from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
 from games.rules import cards
+from games.rules.engine import Engine
 from games.spreadsheet import spreadsheet_text
 
 # The card game's moves are cards (POST …/moves): a dice turn, typed in or rolled, is not one.
@@ -33,6 +34,7 @@ class CardKind:
         ("cards", gettext_lazy("Thirty, the card game")),
     )
     shared_state = False  # every seat sees its own hand
+    engine: Engine[Any, Any, Any] | None = cards.ENGINE
     refuses: Mapping[str, Refusal] = {
         TYPED_TURN: _NOT_DICE,
         ROLL: _NOT_DICE,
@@ -69,7 +71,7 @@ class CardKind:
         self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
     ) -> tuple[Game, str]:
         players = [store.Player(seat_name, computer) for seat_name, computer in seats]
-        return store.create_card_game(name, players, self.read_rules(rules))
+        return tournaments.create_card_game(name, players, self.read_rules(rules))
 
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)
@@ -104,7 +106,7 @@ class CardKind:
 
     def rematch(self, old: Game, seats: Sequence[tuple[str, bool]]) -> tuple[Game, str]:
         players = [store.Player(name, computer) for name, computer in seats]
-        return store.create_card_game(old.name, players, old.card_rules, rematch_of=old)
+        return tournaments.create_card_game(old.name, players, old.card_rules, rematch_of=old)
 
 
 CARDS = CardKind()

@@ -25,6 +25,6 @@ def play_move(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespons
         api_models.NewMove, body, judge=lambda: cards.Move.from_dict(move_keys), version=None
     )
     move = cards.Move.from_dict(new.model_dump(exclude={"version"}, exclude_unset=True))
-    played = store.play_card(game.pk, seat, move, version=new.version)
+    played = store.play(game.pk, seat, move, version=new.version)
     kind = kind_of(played.game)
     return answer(kind.state_model, kind.api_state(played.game, seat), status=201)

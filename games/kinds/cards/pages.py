@@ -21,6 +21,7 @@ from games.card_replay import replay_step
 from games.charts import render_card_chart
 from games.describe import card_rules_summary
 from games.kinds import kind_of
+from games.kinds.cards import tournaments
 from games.models import Game, Seat
 from games.page_stream import Mark, Update
 from games.rules import RuleError
@@ -86,7 +87,7 @@ class CardPages:
             return HttpResponseForbidden(_(self.not_yours))
         error = None
         try:
-            store.play_card(
+            store.play(
                 game.pk,
                 access.seat,
                 parse_move(request.POST.get("move", "")),
@@ -128,7 +129,9 @@ class CardPages:
         """Deal by deal, every hand shown: the seed is public by then."""
         if not game.finished:
             return redirect("game", game.pk)
-        stories = cached(("card-deals", game.pk, game.version), lambda: store.card_deals(game))
+        stories = cached(
+            ("card-deals", game.pk, game.version), lambda: tournaments.card_deals(game)
+        )
         if not stories:
             return redirect("game", game.pk)
         names = list(
@@ -153,7 +156,7 @@ class CardPages:
 
 def _card_table(game: Game, seat: int | None) -> Table:
     """The table as `seat` may see it (None: any watcher), from the engine's view only."""
-    state = store.load_tournament(game)
+    state = tournaments.load_tournament(game)
     seats = list(
         Seat.objects.filter(game=game)
         .order_by("position")

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import store
+from games.kinds.cards import tournaments
 from games.models import Game, Seat
 
 
 def card_state(game: Game, seat: int | None) -> dict[str, Any]:
     """A card game as `seat` may see it (None: any watcher): the engine's view, with seats
     numbered from 1. Only `view(seat)` is ever shown, so no hand but the seat's own."""
-    view = store.load_tournament(game).view(seat)
+    view = tournaments.load_tournament(game).view(seat)
     data = view.to_dict()
     rows = list(
         Seat.objects.filter(game=game)

@@ -22,6 +22,7 @@ from games.kinds.dice.pages import DicePages
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.rules.dice.ruleset import MIN_TARGET
+from games.rules.engine import Engine
 from games.spreadsheet import spreadsheet_text
 from games.state import game_state
 
@@ -33,6 +34,9 @@ class DiceKind:
         ("30s", "30s"),
     )
     shared_state = True
+    # The dice games' store is still their own (`games.store.dice`): their turns are rows of
+    # the sheet with their dice, not yet moves in the one log.
+    engine: Engine[Any, Any, Any] | None = None
     refuses: Mapping[str, Refusal] = {
         CARD: Refusal(404, gettext_noop("This game is played with dice: it has no cards to play.")),
         CLAIM: Refusal(404, gettext_noop("Only the card game's seats are claimed.")),

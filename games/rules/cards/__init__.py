@@ -21,6 +21,7 @@ from .deck import (
     Colour,
     shuffled,
 )
+from .engine import ENGINE, CardEngine
 from .game import (
     MAX_TOTAL,
     MIN_TOTAL,
@@ -55,12 +56,13 @@ from .game import (
 )
 
 # The name this kind of game goes by, in `games.kinds` and in every game stored.
-KIND = "cards"
+KIND = ENGINE.name
 
 __all__ = [
     "ALL_CODES",
     "BLACK",
     "COLOURS",
+    "ENGINE",
     "HAND_SIZE",
     "KIND",
     "MAX_PLAYERS",
@@ -74,6 +76,7 @@ __all__ = [
     "SNAPSHOT_LOG",
     "STOCK_RAN_OUT",
     "Card",
+    "CardEngine",
     "CardGame",
     "CardRules",
     "CardView",

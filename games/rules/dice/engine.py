@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Outcome
+from ..errors import NotYourTurnError, gettext_noop
 from .game import HEAL, Position, Row, Step, Turn
 from .ruleset import RuleSet
 
@@ -60,7 +61,9 @@ class DiceState:
                     moves += [Turn(total, h, target) for h in hunt.options if isinstance(h, int)]
         return moves
 
-    def play(self, move: Turn) -> tuple[DiceState, Row]:
+    def play(self, move: Turn, seat: int | None = None) -> tuple[DiceState, Row]:
+        if seat is not None and seat != self.position.next_roller:
+            raise NotYourTurnError(gettext_noop("It is not your turn."))
         row = self.position.play(move)
         return DiceState(self.position.after(row)), row
 
