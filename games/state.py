@@ -16,7 +16,6 @@ from typing import Any
 
 from games import store
 from games.cache import current_version, peek, remember, remembered
-from games.kinds import kind_of
 from games.models import Game, Seat, Turn
 from games.rules import dice as dice_rules
 
@@ -60,17 +59,14 @@ def game_state(game: Game) -> State:
     return state
 
 
-def current_state(game_id: str) -> State | None:
-    """A dice game's state at its current version: one cheap query, or none, when it is
-    known; None for a card game, whose state depends on who is looking. Raises
-    `Game.DoesNotExist`."""
+def known_state(game_id: str) -> State | None:
+    """A dice game's state at its current version when this process has built it: one cheap
+    query, or none. None otherwise, and for every game whose state is not one for all."""
     version = current_version(game_id)
-    if version is not None:
-        known: State | None = peek(("api-state", game_id, version))
-        if known is not None:
-            return known
-    game = Game.objects.get(pk=game_id)
-    return game_state(game) if kind_of(game).shared_state else None
+    if version is None:
+        return None
+    known: State | None = peek(("api-state", game_id, version))
+    return known
 
 
 def _build(game: Game) -> State:

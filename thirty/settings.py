@@ -124,6 +124,10 @@ MIDDLEWARE = [
 # the others reach it by its safety poll, every 30 s.
 THIRTY_VERSION_PUSH = envbool("THIRTY_VERSION_PUSH", True)
 
+# The kinds of game this instance plays (`games.kinds`), in the order the app offers them.
+# A kind is a package under `games.kinds` over its engine in `games.rules`, and its line here.
+THIRTY_KINDS = ["games.kinds.dice.DICE", "games.kinds.cards.CARDS"]
+
 # The pace of a game's page: how long a fresh turn pad ignores taps after a turn is recorded
 # (so that a double tap cannot land on the next turn), and how often a page whose event stream
 # does not get through polls for changes. The browser tests shorten both; one test of each

@@ -30,8 +30,8 @@ from games.api.openapi import openapi_schema
 from games.kinds import kind_for_rules, kind_of
 from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
-from games.state import current_state
 from games.state import game_state as state_of
+from games.state import known_state
 
 
 @api_view(["POST"])
@@ -112,12 +112,14 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     since = request.GET.get("since")
     if since is not None and not (since.isascii() and since.isdigit() and len(since) <= 6):
         raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "since"})
-    state = current_state(game_id)
+    state = known_state(game_id)
     if state is not None:
         return state_response(state, int(since or 0))
-    game = Game.objects.get(pk=game_id)  # a card game: what this viewer's seat may see
-    seat = seat_of(request, game) if "X-Seat-Key" in request.headers else None
-    return answer(kind_of(game).state_model, kind_of(game).api_state(game, seat))
+    game = Game.objects.get(pk=game_id)
+    kind = kind_of(game)
+    # Where each seat sees its own, what this viewer's seat may see.
+    looks = not kind.shared_state and "X-Seat-Key" in request.headers
+    return kind.api_detail(game, seat_of(request, game) if looks else None, int(since or 0))
 
 
 @api_view(["POST"])

@@ -4,18 +4,19 @@ healthchecks' `TRANSPORTS`. Generic code never names a kind.
 
 Each kind is a package beside this one (`games.kinds.dice`, `games.kinds.cards`) that holds
 what belongs to it alone on the web, over its engine in `games.rules`. Adding a kind means a
-package there, one in `games.rules`, and one line in `KINDS`.
+package there, one in `games.rules`, and one line in the setting `THIRTY_KINDS`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pydantic
+from django.conf import settings
 from django.utils.functional import Promise
+from django.utils.module_loading import import_string
 
 from games.models import Game
 from games.rules.engine import Engine
@@ -124,6 +125,12 @@ class Kind(Protocol):
         """The game as the API shows it to `seat` (None: any watcher), seats from 1."""
         ...
 
+    def api_detail(self, game: Game, seat: int | None, since: int) -> HttpResponse:
+        """`GET /api/games/{id}`: the state as `seat` may see it (`api_state`), in the shape
+        of `state_model`; with `since`, a kind whose log is long may leave out the rows up to
+        that one."""
+        ...
+
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         """A move read from the API's JSON body and played by `seat` (None: the host), under
         `/api/games/{id}/moves`; 201 with the state. Refuses as `games.api.base` does."""
@@ -141,13 +148,6 @@ class Kind(Protocol):
         """A new game of the same rules with these (name, computer) seats, and its host key;
         under the caller's transaction."""
         ...
-
-
-def _kinds() -> dict[str, Kind]:
-    from games.kinds.cards import CARDS
-    from games.kinds.dice import DICE
-
-    return {kind.name: kind for kind in (DICE, CARDS)}
 
 
 class UnknownKindError(LookupError):
@@ -185,22 +185,31 @@ def offers(game: Game, operation: str) -> bool:
 
 
 class _KindTable(Mapping[str, Kind]):
-    """The kinds by name, imported at first use rather than with this module: each kind's
-    package imports the generic modules (the sheet, the store, the forms) that ask the kinds
-    in turn, as healthchecks loads a channel's transport only when it is asked for."""
+    """The kinds by name, as the setting `THIRTY_KINDS` lists them (dotted paths, in the
+    order the create form offers them), imported at first use rather than with this module:
+    each kind's package imports the generic modules (the sheet, the store, the forms) that ask
+    the kinds in turn, as healthchecks loads a channel's transport only when asked for. A test
+    that changes the setting gets its kinds at once."""
 
-    @cached_property
-    def _table(self) -> dict[str, Kind]:
-        return _kinds()
+    def __init__(self) -> None:
+        self._paths: tuple[str, ...] = ()
+        self._table: dict[str, Kind] = {}
+
+    def _kinds(self) -> dict[str, Kind]:
+        paths = tuple(settings.THIRTY_KINDS)
+        if paths != self._paths:
+            kinds: list[Kind] = [import_string(path) for path in paths]
+            self._table, self._paths = {kind.name: kind for kind in kinds}, paths
+        return self._table
 
     def __getitem__(self, name: str) -> Kind:
-        return self._table[name]
+        return self._kinds()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._table)
+        return iter(self._kinds())
 
     def __len__(self) -> int:
-        return len(self._table)
+        return len(self._kinds())
 
 
 KINDS: Mapping[str, Kind] = _KindTable()

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import store
 from games.api import models as api_models
+from games.api.base import answer
 from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, Standing
 from games.kinds.cards import api, tournaments
 from games.kinds.cards.pages import CardPages
@@ -72,6 +73,9 @@ class CardKind:
     ) -> tuple[Game, str]:
         players = [store.Player(seat_name, computer) for seat_name, computer in seats]
         return tournaments.create_card_game(name, players, self.read_rules(rules))
+
+    def api_detail(self, game: Game, seat: int | None, since: int) -> HttpResponse:
+        return answer(self.state_model, self.api_state(game, seat))
 
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)

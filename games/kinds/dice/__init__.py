@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import store
 from games.api import models as api_models
+from games.api.base import state_response
 from games.kinds import CARD, CLAIM, Pages, Refusal, Standing
 from games.kinds.dice import api
 from games.kinds.dice.pages import DicePages
@@ -88,6 +89,9 @@ class DiceKind:
             computers=[seat for seat, (_name, computer) in enumerate(seats) if computer],
             table_dice=bool(options.get("table_dice")),
         )
+
+    def api_detail(self, game: Game, seat: int | None, since: int) -> HttpResponse:
+        return state_response(game_state(game), since)
 
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)
