@@ -183,7 +183,7 @@ class CreateGameForm(forms.Form):
         # The kind of the game chosen and its rules as a dict (`Kind.form_rules`), once clean.
         self.kind: Kind | None = None
         self.rules_data: dict[str, Any] = {}
-        # How long a game under these rules takes (games.chances), drawn under the rules.
+        # How long a game under these rules takes (games.kinds.dice.chances), drawn under the rules.
         self.estimate: dict[str, Any] = {}
         # The line-ups of recent games (games.lineups), offered above the player list.
         self.lineups: list[Lineup] = []

@@ -1,8 +1,9 @@
 from django.urls import include, path, register_converter
 
-from games import chances, install, password, rules_page
+from games import install, password, rules_page
 from games.api import views as api
 from games.kinds.dice import api as dice_api
+from games.kinds.dice import chances
 from games.kinds.dice import pages as dice_pages
 from games.models import GameIdConverter
 from games.web import game, home, results, seats, transfer

@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import chances, store
+from games import store
 from games.access import is_host, my_game_ids, remember_game, remember_host
 from games.forms import CreateGameForm
 from games.history import HistoryFilter, history_entries, played_games
+from games.kinds.dice import chances
 from games.lineups import read_lineup, recent_lineups
 from games.models import Game
 from games.rules import dice as dice_rules

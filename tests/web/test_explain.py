@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from games.explain import explain_row
+from games.kinds.dice.explain import explain_row
 from games.rules.dice import DiceGame, RuleSet, Turn
 
 NAMES = ("Anna", "Ben")

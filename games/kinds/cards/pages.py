@@ -17,15 +17,15 @@ from django.utils.translation import gettext_noop
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.card_replay import replay_step
 from games.charts import render_card_chart
 from games.describe import card_rules_summary
 from games.kinds import kind_of
 from games.kinds.cards import tournaments
+from games.kinds.cards.replay import replay_step
+from games.kinds.cards.table import Table, build_table, parse_move
 from games.models import Game, Seat
 from games.page_stream import Mark, Update
 from games.rules import RuleError
-from games.table import Table, build_table, parse_move
 from games.translate import rule_error_message
 from games.web.common import (
     HtmxHttpRequest,

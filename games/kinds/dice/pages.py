@@ -17,21 +17,22 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import chances, store
+from games import store
 from games.access import Access
 from games.cache import cached
 from games.charts import render_chart
 from games.describe import rules_summary
-from games.explain import turn_summary
+from games.kinds.dice import chances
+from games.kinds.dice.explain import turn_summary
+from games.kinds.dice.sheet import Sheet, full_sheet, sheet_of, sheet_since
+from games.kinds.dice.table_dice import phone_parts, table_dice_check
+from games.kinds.dice.tray import before_roll_chance, recap_of, tray_of, undone_turns
 from games.models import Game
 from games.page_stream import Mark, Update
 from games.rules import RuleError, chance
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
-from games.sheet import Sheet, full_sheet, sheet_of, sheet_since
-from games.table_dice import phone_parts, table_dice_check
 from games.translate import rule_error_message
-from games.tray import before_roll_chance, recap_of, tray_of, undone_turns
 from games.web.common import (
     HOST,
     PHONE,

@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 
 from games import bgstats, charts
-from games.explain import explain_row, undo_question
+from games.kinds.dice.explain import explain_row, undo_question
+from games.kinds.dice.tray import audit
 from games.models import Game, Seat, Turn
 from games.names import join_names
 from games.rules import dice as dice_rules
 from games.store import Snapshot, StoredRow, load_position, load_rows, load_snapshot
-from games.tray import audit
 
 
 @dataclass(frozen=True)

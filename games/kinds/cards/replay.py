@@ -9,8 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from games.kinds.cards.table import (
+    DealRow,
+    Face,
+    SeatRow,
+    deal_row,
+    describe,
+    face,
+    tokens_chart_alt,
+)
 from games.rules import cards
-from games.table import DealRow, Face, SeatRow, deal_row, describe, face, tokens_chart_alt
 
 
 @dataclass(frozen=True)
