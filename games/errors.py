@@ -1,12 +1,15 @@
-"""The app's own error pages, in the reader's language: 400, 403 (and a failed CSRF check),
-404 and 500. Django's 400 and 403 views already render the templates with the request;
-these views add what they cannot do: JSON for the API, a game link that leads nowhere, and
-a 500 page that needs neither the database nor a working request context."""
+"""The app's own error pages, in the reader's language: 400 (naming the fix for an address
+the instance does not answer to), 403 (and a failed CSRF check), 404 and 500. Django's 403
+view already renders its template with the request; these views add what it cannot do: JSON
+for the API, a game link that leads nowhere, and a 500 page that needs neither the database
+nor a working request context."""
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -27,6 +30,25 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
         return JsonResponse({"error": _("There is nothing at this address.")}, status=404)
     game_link = request.path.startswith("/g/")
     return render(request, "404.html", {"game_link": game_link}, status=404)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """A request Django could not take. For an address this instance does not answer to, name
+    the fix: the setting that says which addresses it answers to, and those addresses."""
+    if not isinstance(exception, DisallowedHost):
+        return render(request, "400.html", status=400)
+    context = {
+        "asked": request.META.get("HTTP_HOST", ""),
+        "site_url": settings.SITE_URL,
+        "allowed": [host for host in settings.ALLOWED_HOSTS if host],
+    }
+    if _is_api(request):
+        message = _(
+            "This instance does not answer to %(asked)s. It answers to: %(allowed)s. Its"
+            " address is set by SITE_URL."
+        ) % {"asked": context["asked"], "allowed": ", ".join(context["allowed"])}
+        return JsonResponse({"error": message}, status=400)
+    return render(request, "400_host.html", context, status=400)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

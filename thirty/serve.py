@@ -13,6 +13,8 @@ import sys
 import django
 from django.core.management import call_command
 
+from thirty.network import is_loopback
+
 
 def prepare() -> None:
     """Bring the database and the static files up to date, before any worker starts."""
@@ -24,7 +26,9 @@ def prepare() -> None:
     call_command("collectstatic", interactive=False, verbosity=0)
 
 
-def server_command(host: str, port: str, workers: str) -> list[str]:
+def server_command(
+    host: str, port: str, workers: str, tls: tuple[str, str] | None = None
+) -> list[str]:
     """The command line of the HTTP server (granian, serving the ASGI app of thirty/asgi.py:
     the pages through Django's WSGI handler in one thread per process, the event streams as
     Django async views in the event loop).
@@ -54,10 +58,13 @@ def server_command(host: str, port: str, workers: str) -> list[str]:
         "--backpressure",
         "8192",
         "--respawn-failed-workers",
+        # HTTPS without a proxy, when given a certificate and its key (CERT, KEY): phones
+        # then get a secure context (a screen kept awake, copy and share, the offline sheet).
+        *(("--ssl-certificate", tls[0], "--ssl-keyfile", tls[1]) if tls else ()),
     ]
 
 
-def announce(host: str, port: str) -> None:
+def announce(host: str, port: str, scheme: str = "http") -> None:
     """Say where to open the app: on a laptop at the table, the address the phones can reach."""
     from django.conf import settings
 
@@ -67,9 +74,9 @@ def announce(host: str, port: str) -> None:
         print(f"Thirty is serving {settings.SITE_URL}", flush=True)
     elif host in ("0.0.0.0", "::"):
         for address in lan_addresses() or ("127.0.0.1",):
-            print(f"Thirty is serving http://{address}:{port}/ (for phones too)", flush=True)
+            print(f"Thirty is serving {scheme}://{address}:{port}/ (for phones too)", flush=True)
     else:
-        print(f"Thirty is serving http://{host}:{port}/ (this machine only)", flush=True)
+        print(f"Thirty is serving {scheme}://{host}:{port}/ (this machine only)", flush=True)
 
 
 def port_in_use(host: str, port: str) -> bool:
@@ -93,10 +100,16 @@ def main() -> None:
             f"Port {port} is already in use on {host}: another server (perhaps Thirty itself)"
             f" is running there. Stop it, or start this one on another port: PORT=9000 make run"
         )
+    cert, key = os.getenv("CERT", ""), os.getenv("KEY", "")
+    if bool(cert) != bool(key):
+        sys.exit("HTTPS needs both a certificate and its key: CERT=cert.pem KEY=key.pem make run")
+    tls = (cert, key) if cert else None
+    # Links made on 127.0.0.1 carry the address on the network only if phones can reach it.
+    os.environ["THIRTY_LISTENS_ON_LAN"] = "false" if is_loopback(host) else "true"
     prepare()
-    announce(host, port)
+    announce(host, port, "https" if tls else "http")
     # One worker process per core of the machine it was measured on (2 cores).
-    command = server_command(host, port, os.getenv("WEB_WORKERS", "2"))
+    command = server_command(host, port, os.getenv("WEB_WORKERS", "2"), tls)
     os.execv(command[0], command)
 
 

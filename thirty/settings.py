@@ -82,11 +82,16 @@ _site = urlsplit(SITE_URL)
 if SITE_URL and (not _site.scheme or not _site.hostname):
     raise ImproperlyConfigured(f"SITE_URL must be a full address, not {SITE_URL!r}")
 
+# Whether the server listens on the local network (thirty/serve.py says, from HOST): only
+# then may a link made on 127.0.0.1 carry the machine's address on the network instead.
+THIRTY_LISTENS_ON_LAN = envbool("THIRTY_LISTENS_ON_LAN", True)
+
 SECRET_KEY = envsecret("SECRET_KEY", "") or kept_secret_key(DATA_DIR / "secret_key")
 
 # The site's own address decides which hosts and origins are trusted.
 if SITE_URL:
-    ALLOWED_HOSTS = [str(_site.hostname)]
+    # This machine's own names too: a health check, or the host on the server itself.
+    ALLOWED_HOSTS = [str(_site.hostname), *LOOPBACK_NAMES]
     CSRF_TRUSTED_ORIGINS = [f"{_site.scheme}://{_site.netloc}"]
 else:
     _hostname = socket.gethostname()

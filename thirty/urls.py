@@ -64,7 +64,8 @@ urlpatterns = [
     path("api/games/<game:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
 ]
 
-# Error pages in the reader's language (templates/400.html, 403.html and 403_csrf.html are
-# drawn by Django's own views; see games/errors.py for the other two).
+# Error pages in the reader's language (templates/403.html and 403_csrf.html are drawn by
+# Django's own views; see games/errors.py for the others).
+handler400 = "games.errors.bad_request"
 handler404 = "games.errors.page_not_found"
 handler500 = "games.errors.server_error"
