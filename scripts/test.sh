@@ -2,7 +2,7 @@
 # The whole suite, on SQLite and then on a real PostgreSQL server.
 #
 # Run as root on a machine with apt, it first installs what the suite needs from Debian
-# (Chromium for the browser tests, PostgreSQL, gettext). Otherwise the tests that need a
+# (Chromium for the browser tests, PostgreSQL, gettext, Caddy for the HTTPS path). Otherwise the tests that need a
 # missing part are skipped and named with the reason; with THIRTY_STRICT=1 (as in CI) any
 # skip fails the run.
 set -euo pipefail
@@ -13,6 +13,7 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1 || need+=(postgresql)
 command -v msgfmt >/dev/null || need+=(gettext)
+command -v caddy >/dev/null || need+=(caddy)  # the HTTPS path's test (deploy/Caddyfile)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "Installing ${need[*]} from Debian packages"

@@ -174,19 +174,34 @@
     navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
   });
 
-  // Keep the screen on while a game is open and not over, where the browser allows it.
+  // Keep the screen on while a game is open and not over. In a secure context (https, or
+  // this machine) the Wake Lock API does it; on plain http over the Wi-Fi, where browsers
+  // refuse it, NoSleep.js plays a tiny silent looping video, which a browser starts only
+  // from a tap: the first tap on the page starts it.
   let wakeLock = null;
+  let noSleep = null;
+  const awakeWanted = () => Boolean(document.getElementById("live-stream")) &&
+    !document.querySelector("#status.finished") && document.visibilityState === "visible";
+  const markAwake = (how) => {
+    if (how) document.documentElement.dataset.awake = how;
+    else delete document.documentElement.dataset.awake;
+  };
   const keepAwake = async () => {
-    if (!("wakeLock" in navigator)) return;
-    const wanted = Boolean(document.getElementById("sheet")) &&
-      !document.querySelector("#status.finished") && document.visibilityState === "visible";
+    const wanted = awakeWanted();
+    if (!("wakeLock" in navigator)) {
+      if (!wanted && noSleep?.isEnabled) {
+        noSleep.disable();
+        markAwake(null);
+      }
+      return;  // the video waits for a tap (below)
+    }
     if (wanted && !wakeLock) {
       try {
         wakeLock = await navigator.wakeLock.request("screen");
-        document.documentElement.dataset.awake = "true";
+        markAwake("true");
         wakeLock.addEventListener("release", () => {
           wakeLock = null;
-          delete document.documentElement.dataset.awake;
+          markAwake(null);
         });
       } catch {
         wakeLock = null;  // low battery, or not allowed: the screen sleeps as usual
@@ -195,6 +210,12 @@
       wakeLock.release();
     }
   };
+  document.addEventListener("pointerup", () => {
+    if ("wakeLock" in navigator || !window.NoSleep || !awakeWanted()) return;
+    noSleep ??= new window.NoSleep();
+    if (noSleep.isEnabled) return;
+    noSleep.enable().then(() => markAwake("video"), () => markAwake(null));
+  });
   document.addEventListener("visibilitychange", keepAwake);
   document.body.addEventListener("htmx:afterSettle", keepAwake);
   document.addEventListener("DOMContentLoaded", keepAwake);
@@ -248,32 +269,51 @@
     else if (why && !event.target.closest("#why")) why.hidden = true;
   });
 
-  // Copy a link, or hand it to the phone's own share sheet where there is one.
+  // Copy a link, or hand it to the phone's own share sheet where there is one. Without the
+  // Clipboard API (plain http) the selected text is copied the older way; where even that
+  // fails, the link stays selected for the person to copy, and the button says so. Where
+  // sharing fails (not a tap the browser counts, say), the link is copied instead.
+  const copyLink = async (button, input) => {
+    input.select();
+    input.setSelectionRange(0, input.value.length);
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(input.value);
+      copied = true;
+    } catch {
+      try {
+        copied = document.execCommand("copy");
+      } catch {
+        copied = false;
+      }
+    }
+    const label = button.textContent;
+    button.textContent = copied ? button.dataset.copied : button.dataset.selected;
+    button.dataset.result = copied ? "copied" : "selected";
+    setTimeout(() => { button.textContent = label; }, copied ? 1500 : 4000);
+  };
   document.addEventListener("click", async (event) => {
     const copy = event.target.closest("[data-copy]");
     const share = event.target.closest("[data-share]");
     if (copy) {
-      const input = document.querySelector(copy.dataset.copy);
-      input.select();
-      try {
-        await navigator.clipboard.writeText(input.value);
-      } catch {
-        document.execCommand("copy");  // older browsers, and pages not served over https
-      }
-      const label = copy.textContent;
-      copy.textContent = copy.dataset.copied;
-      setTimeout(() => { copy.textContent = label; }, 1500);
+      await copyLink(copy, document.querySelector(copy.dataset.copy));
     } else if (share) {
-      const url = document.querySelector(share.dataset.share).value;
+      const input = document.querySelector(share.dataset.share);
       try {
-        await navigator.share({ title: share.dataset.title, url });
-      } catch {
-        // The person closed the share sheet: nothing to do.
+        await navigator.share({ title: share.dataset.title, url: input.value });
+      } catch (error) {
+        // Closed by the person (AbortError): nothing to do. Refused: copy instead.
+        if (error?.name !== "AbortError") await copyLink(share, input);
       }
     }
   });
   if (navigator.share) {
     for (const button of document.querySelectorAll("[data-share]")) button.hidden = false;
+  }
+
+  // Outside a secure context, the host's page says what the phones miss (templates/games/share.html).
+  if (!window.isSecureContext) {
+    for (const notice of document.querySelectorAll("[data-insecure-notice]")) notice.hidden = false;
   }
 
   // A switch that saves as soon as it changes (the form has a button without scripts).

@@ -252,6 +252,8 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF],
+        # The silent video that keeps a phone's screen on without Wake Lock (NoSleep.js).
+        "media-src": [SELF, "data:"],
         "connect-src": [SELF],
         "object-src": [NONE],
         "base-uri": [NONE],

@@ -1,4 +1,5 @@
 from django.urls import include, path, register_converter
+from django.views.generic import TemplateView
 
 from games import install, password, rules_page
 from games.api import views as api
@@ -15,6 +16,7 @@ register_converter(GameIdConverter, "game")
 urlpatterns = [
     path("", home.home, name="home"),
     path("rules/", rules_page.rules, name="rules"),
+    path("https/", TemplateView.as_view(template_name="https.html"), name="https_help"),
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),
     path("history/", home.history, name="history"),
