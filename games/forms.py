@@ -6,6 +6,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import rules
@@ -195,6 +196,8 @@ class CreateGameForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         # Rows left empty are unused seats, not blank names; a name of only spaces is refused.
+        # A computer's row left empty is still a seat: it gets a name of its own.
+        self.players = _name_the_computers(self.players, self.computers)
         rows = [row for row, name in enumerate(self.players) if name != ""]
         try:
             self.cleaned_players = clean_player_names([self.players[row] for row in rows])
@@ -241,3 +244,19 @@ class CreateGameForm(forms.Form):
             "weaker_attacks": ruleset.weaker_attacks,
             "precise_elimination": ruleset.precise_elimination,
         }
+
+
+def _name_the_computers(players: list[str], computers: list[bool]) -> list[str]:
+    """The names with every nameless computer seat named "Computer 1", "Computer 2"…, in
+    the reader's language, skipping numbers a player already goes by."""
+    taken = {name.strip().casefold() for name in players}
+    named, number = [], 0
+    for name, computer in zip(players, computers, strict=True):
+        if computer and not name.strip():
+            while True:
+                number += 1
+                name = _("Computer %(number)s") % {"number": number}
+                if name.casefold() not in taken:
+                    break
+        named.append(name)
+    return named

@@ -1,0 +1,39 @@
+"""What a first evening at a real table tripped over, each fixed where a player met it."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import claims
+from games.access import host_cookie_name
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_computer_seat_left_without_a_name_is_named_and_kept() -> None:
+    form = {
+        "player": ["Anna", "", "", "Computer 1"],
+        "seat_kind": ["person", "computer", "person", "computer"],
+        "create": "1",
+    }
+    assert Client().post("/", form | {"preset": "thirty"}).status_code == 302
+    seats = list(Seat.objects.filter(game=Game.objects.get()).values_list("name", "computer"))
+    # The empty person's row is no seat; the nameless computer's is, with a name of its own
+    # that no player already has.
+    assert seats == [("Anna", False), ("Computer 2", True), ("Computer 1", True)]
+
+
+def test_a_second_phone_on_a_claimed_seat_link_is_told_the_seat_is_taken() -> None:
+    host = Client()
+    form = {"player": ["Anna", "Ben"], "seat_kind": ["person", "person"], "create": "1"}
+    assert host.post("/", form | {"preset": "cards"}).status_code == 302
+    game = Game.objects.get()
+    key = claims.seat_link_keys(game, host.cookies[host_cookie_name(game)].value)[0].key
+    assert Client().post(f"/g/{game.pk}/seat", {"key": key}).status_code == 302
+    second = Client().post(f"/g/{game.pk}/seat", {"key": key})
+    page = second.content.decode()
+    assert second.status_code == 403 and 'id="seat-taken"' in page
+    assert "ask the host for a new link" in page and 'name="key"' not in page
+    assert "does not belong" not in page
