@@ -220,6 +220,83 @@
   document.body.addEventListener("htmx:afterSettle", keepAwake);
   document.addEventListener("DOMContentLoaded", keepAwake);
 
+  // Whose turn it is (templates/games/turn_signal.html, renewed with every update): the
+  // phone whose turn it is vibrates, plays a short sound if it switched sound on, and shows
+  // it in the tab's title and icon while the page is in the background, with a notification
+  // where allowed; every other phone's screen reader hears whose turn it is, politely.
+  const turn = { seat: null, title: document.title };
+  const icon = document.querySelector('link[rel="icon"]');
+  const plainIcon = icon?.getAttribute("href");
+  const soundKey = "thirty-turn-sound";
+  let audio = null;
+  const soundOn = () => localStorage.getItem(soundKey) === "on";
+  const beep = () => {
+    if (!audio) return;
+    const tone = audio.createOscillator();
+    const level = audio.createGain();
+    tone.frequency.value = 880;
+    level.gain.setValueAtTime(0.2, audio.currentTime);
+    level.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(level).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  };
+  const showTurnInTab = (mine) => {
+    const signal = document.getElementById("turn-signal");
+    const away = mine && document.visibilityState === "hidden";
+    document.title = away ? `● ${signal.dataset.yourTurn} · ${turn.title}` : turn.title;
+    if (icon) icon.setAttribute("href", away ? icon.dataset.turnIcon : plainIcon);
+    document.documentElement.dataset.yourTurn = mine ? "true" : "false";
+  };
+  const onTurnSignal = () => {
+    const signal = document.getElementById("turn-signal");
+    if (!signal) return;
+    const seat = signal.dataset.seat;
+    const mine = seat !== "" && seat === signal.dataset.mySeat;
+    if (seat === turn.seat) return;  // the same turn, renewed
+    const first = turn.seat === null;
+    turn.seat = seat;
+    showTurnInTab(mine);
+    if (first) return;  // the page just opened: nothing happened yet
+    if (mine) {
+      navigator.vibrate?.([180, 80, 180]);
+      if (soundOn()) beep();
+      if (document.visibilityState === "hidden" && window.Notification?.permission === "granted") {
+        new Notification(signal.dataset.yourTurn, { body: turn.title, tag: "thirty-turn" });
+      }
+    } else if (seat !== "") {
+      const announce = document.getElementById("turn-announce");
+      if (announce) announce.textContent = signal.dataset.announce;
+    }
+  };
+  document.addEventListener("visibilitychange", () => {
+    const signal = document.getElementById("turn-signal");
+    if (signal) showTurnInTab(signal.dataset.seat !== "" && signal.dataset.seat === signal.dataset.mySeat);
+  });
+  document.body.addEventListener("htmx:afterSettle", onTurnSignal);
+  document.body.addEventListener("htmx:oobAfterSwap", onTurnSignal);
+  document.addEventListener("DOMContentLoaded", onTurnSignal);
+  // The sound switch: a tap also unlocks the page's audio and, over https, asks whether the
+  // phone may show a notification on its turn.
+  const soundButton = document.getElementById("turn-sound");
+  const showSound = () => soundButton?.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  showSound();
+  soundButton?.addEventListener("click", () => {
+    localStorage.setItem(soundKey, soundOn() ? "off" : "on");
+    showSound();
+    if (soundOn()) {
+      audio ??= new AudioContext();
+      audio.resume();
+      beep();
+      if (window.isSecureContext && window.Notification?.permission === "default") {
+        Notification.requestPermission();
+      }
+    }
+  });
+  document.addEventListener("pointerdown", () => {
+    if (soundOn() && !audio) audio = new AudioContext();  // a browser starts audio on a tap only
+  }, { once: true });
+
   // Replay: the arrow keys step through the turns.
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, select, textarea")) return;

@@ -136,6 +136,10 @@ class Kind(Protocol):
         `/api/games/{id}/moves`; 201 with the state. Refuses as `games.api.base` does."""
         ...
 
+    def to_move(self, game: Game) -> int | None:
+        """The seat whose move it is at the game's version (from 0), or None once it is over."""
+        ...
+
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         """The standing from each seat's sum of cells, in seat order."""
         ...

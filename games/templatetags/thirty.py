@@ -1,17 +1,27 @@
 """Template filters for how the pages write things: lists of names, a name's possessive,
-signed numbers and the pips of a die."""
+signed numbers and the pips of a die; and the turn signal every game page carries."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django import template
 from django.utils.translation import gettext
 
+from games.models import Game
 from games.names import join_names
 from games.names import possessive as name_possessive
+from games.web.common import turn_signal as game_turn_signal
 
 register = template.Library()
+
+
+@register.inclusion_tag("games/turn_signal.html")
+def turn_signal(game: Game, my_seat: int | None = None, oob: bool = False) -> dict[str, Any]:
+    """{% turn_signal game my_seat %}: whose move it is, for static/thirty.js to tell the
+    phone whose turn it is (`my_seat`: this phone's seat, None for any other)."""
+    return {"signal": game_turn_signal(game), "my_seat": my_seat, "oob": oob}
 
 
 @register.filter

@@ -21,9 +21,10 @@ from django_htmx.middleware import HtmxDetails
 
 from games import claims
 from games.access import Access, access_for, host_cookie_name
-from games.cache import cached
+from games.cache import cached, remembered
+from games.kinds import kind_of
 from games.links import public_url
-from games.models import Game
+from games.models import Game, Seat
 
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
 
@@ -174,3 +175,28 @@ def watcher_page(request: HttpRequest, game: Game, build: Callable[[str], bytes]
         lambda: build(CSRF_PLACEHOLDER),
     )
     return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
+
+
+@dataclass(frozen=True)
+class TurnSignal:
+    """Whose move it is, as every page of a game carries it (templates/games/turn_signal.html,
+    the same for every viewer): static/thirty.js tells the phone whose turn it is (a
+    vibration, the tab's title and icon, a sound where switched on) and announces everyone
+    else's turn to screen readers."""
+
+    seat: int | None  # from 0; None once the game is over
+    name: str
+
+
+def turn_signal(game: Game) -> TurnSignal:
+    """The signal at the game's version, asked of the game's kind once per version."""
+
+    def build() -> TurnSignal:
+        seat = kind_of(game).to_move(game)
+        if seat is None:
+            return TurnSignal(None, "")
+        names = Seat.objects.filter(game=game, position=seat).values_list("name", flat=True)
+        return TurnSignal(seat, names.first() or "")
+
+    signal: TurnSignal = remembered(("turn-signal", game.pk, game.version), build)
+    return signal

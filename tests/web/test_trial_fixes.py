@@ -37,3 +37,17 @@ def test_a_second_phone_on_a_claimed_seat_link_is_told_the_seat_is_taken() -> No
     assert second.status_code == 403 and 'id="seat-taken"' in page
     assert "ask the host for a new link" in page and 'name="key"' not in page
     assert "does not belong" not in page
+
+
+def test_every_kind_s_page_and_update_carry_whose_turn_it_is() -> None:
+    host = Client()
+    form = {"player": ["Anna", "Ben"], "seat_kind": ["person", "person"], "create": "1"}
+    for preset in ("thirty", "cards"):
+        assert host.post("/", form | {"preset": preset}).status_code == 302
+        game = Game.objects.order_by("-created_at").first()
+        assert game is not None
+        page = host.get(f"/g/{game.pk}/").content.decode()
+        assert 'id="turn-signal"' in page and 'data-seat="0"' in page
+        assert 'data-announce="Anna’s turn"' in page and 'data-my-seat=""' in page
+        live = Client().get(f"/g/{game.pk}/live", {"v": "0"}).content.decode()
+        assert 'id="turn-signal"' in live and 'hx-swap-oob="true"' in live

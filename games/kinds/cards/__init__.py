@@ -80,6 +80,10 @@ class CardKind:
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)
 
+    def to_move(self, game: Game) -> int | None:
+        seat: int | None = tournaments.load_tournament(game).to_move()
+        return seat
+
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         """From the tokens each seat gave up: the last player holding tokens wins; when a
         single-stock end took the last token of everyone still in, those players share the

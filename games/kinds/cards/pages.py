@@ -182,6 +182,7 @@ def _card_context(
         "rematch_id": store.rematch_of(game) if table.view.finished else None,
         "poll_seconds": poll_seconds(finished=table.view.finished),
         # The page shell's regions (templates/games/page.html).
+        "my_seat": access.seat,  # the turn signal tells this phone its own turn
         "seat_links_template": "games/card_seat_links.html",
         "exports": False,
     }

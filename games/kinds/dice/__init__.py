@@ -96,6 +96,10 @@ class DiceKind:
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)
 
+    def to_move(self, game: Game) -> int | None:
+        position = store.load_position(game)
+        return None if position.finished else position.next_roller
+
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         position = dice_rules.Position.from_cell_sums(game.rules, cell_sums)
         return Standing(position.finished, tuple(position.winners))

@@ -394,6 +394,7 @@ def _game_context(
         "dice_seed": store.revealed_seed(game) if sheet.finished else None,
         "poll_seconds": poll_seconds(finished=sheet.finished),
         # The page shell's regions (templates/games/page.html).
+        "my_seat": access.seat,  # the turn signal tells this phone its own turn
         "seat_links_template": "games/seat_links.html",
         "exports": True,
         "stream_marks": {"n": sheet.turn_count, "t": sheet.last_turn_id},

@@ -214,6 +214,9 @@ class CoinKind:
         played = store.play(game.pk, seat, ENGINE.read_move(body), version=version)
         return answer(self.state_model, self.api_state(played.game, seat), status=201)
 
+    def to_move(self, game: Game) -> int | None:
+        return _state(game).to_move()
+
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
         first_to = game.rules_data["first_to"]
         winners = tuple(s for s, points in enumerate(cell_sums) if points >= first_to)
