@@ -10,6 +10,9 @@ key opens shows a hand.
 
 A dice seat hides nothing, so its link's key is derived from the host key (`seat_key`) and acts
 as the seat directly.
+
+At a rematch, each seat a phone holds gets the link of the same player's seat in the rematch,
+sealed for that phone alone (`seal_for_seat`): the phone follows the table in its own seat.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import hmac
 from dataclasses import dataclass
 
 from cryptography.fernet import Fernet, InvalidToken
+from django.conf import settings
 
 from games.models import Game, Seat, hash_key, new_key, seat_key
 
@@ -78,4 +82,27 @@ def link_key(game: Game, host_key: str, seat: Seat) -> str:
 
 def _sealer(host_key: str, game_id: str) -> Fernet:
     secret = hmac.new(host_key.encode(), f"claim-links:{game_id}".encode(), hashlib.sha256)
+    return Fernet(base64.urlsafe_b64encode(secret.digest()))
+
+
+def seal_for_seat(seat: Seat, link_key: str) -> str:
+    """`link_key` (a seat's link in a rematch) sealed for the phone that holds `seat`: opened
+    only by `open_for_seat` with that seat's own key. The sealing key comes from the server's
+    secret and the seat's key hash, so neither the database alone nor the host opens it."""
+    return _seat_sealer(seat).encrypt(link_key.encode()).decode()
+
+
+def open_for_seat(seat: Seat, key: str) -> str | None:
+    """The link sealed for `seat`, if `key` is the seat's own key; else None."""
+    if not seat.rematch_link or not matches(key, seat.key_hash):
+        return None
+    try:
+        return _seat_sealer(seat).decrypt(seat.rematch_link.encode()).decode()
+    except InvalidToken:
+        return None
+
+
+def _seat_sealer(seat: Seat) -> Fernet:
+    label = f"rematch-link:{seat.game_id}:{seat.position}:{seat.key_hash}"
+    secret = hmac.new(settings.SECRET_KEY.encode(), label.encode(), hashlib.sha256)
     return Fernet(base64.urlsafe_b64encode(secret.digest()))

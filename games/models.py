@@ -163,6 +163,10 @@ class Seat(models.Model):
     computer = models.BooleanField(default=False)
     # How many times the host gave this seat a new link (see `seat_key`).
     key_issue = models.PositiveSmallIntegerField(default=0)
+    # After a rematch: the link of the same player's seat in the rematch, sealed so that only a
+    # request holding this seat's key opens it (`games.claims.seal_for_seat`). The phone that
+    # holds this seat then follows the table into the rematch in its own seat, with no new link.
+    rematch_link = models.TextField(blank=True, default="")
     # The sum of this seat's cells, kept in the transaction that writes or removes a row:
     # with `Game.last_roller`, all the rules need to go on, read in one small query by any
     # process, however long the game.

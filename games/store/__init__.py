@@ -45,6 +45,7 @@ from games.store.games import (
     restore_game,
     show_hints,
     start_rematch,
+    take_rematch_seat,
 )
 from games.store.moves import (
     MAX_MOVES,
@@ -58,6 +59,7 @@ from games.store.moves import (
 from games.store.seats import (
     claim_seat,
     join_table_dice,
+    open_seat_link,
     reissue_seat,
     reveal_table_secret,
     seat_joined,
@@ -105,6 +107,7 @@ __all__ = [
     "load_snapshot",
     "load_state",
     "merge_names",
+    "open_seat_link",
     "play",
     "record_turn",
     "reissue_seat",
@@ -119,6 +122,7 @@ __all__ = [
     "show_hints",
     "start_game",
     "start_rematch",
+    "take_rematch_seat",
     "undo_last_turn",
     "up_to",
 ]

@@ -10,9 +10,26 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from games import claims
 from games.models import Game, Seat, Secret
 from games.names import name_key
+from games.store.errors import BadKeyError, SeatTakenError
 from games.store.locking import bump, lock_game
+from games.store.seats import open_seat_link
+
+
+def take_rematch_seat(old: Game, position: int, key: str, new: Game) -> tuple[int, str] | None:
+    """The seat and key in the rematch `new` for the phone holding seat `position` of `old`
+    with `key`: the link sealed for it opens the seat as the link itself would (claimed, in
+    a kind with seats to claim). None when there is no such seat or it is taken already."""
+    seat = Seat.objects.filter(game=old, position=position).first()
+    link = None if seat is None else claims.open_for_seat(seat, key)
+    if link is None:
+        return None
+    try:
+        return open_seat_link(new, link)
+    except (BadKeyError, SeatTakenError):
+        return None
 
 
 def start_rematch(
@@ -25,8 +42,23 @@ def start_rematch(
         old = lock_game(game.pk, None)
         seats = Seat.objects.filter(game=old).order_by("position").values_list("name", "computer")
         new_game, host_key = create(old, list(seats))
+        _pass_seats_on(old, new_game, host_key)
         bump(old)
     return new_game, host_key
+
+
+def _pass_seats_on(old: Game, new: Game, host_key: str) -> None:
+    """Seal each new seat's link for the phone that holds the same player's seat in the old
+    game, so that phone follows into the rematch in its own seat (`take_rematch_seat`)."""
+    links = {link.position: link.key for link in claims.seat_link_keys(new, host_key)}
+    people = Seat.objects.filter(game=new, computer=False)
+    new_seats = dict(people.values_list("name_key", "position"))
+    held = Seat.objects.filter(game=old, computer=False).exclude(key_hash="")
+    for seat in held:
+        position = new_seats.get(seat.name_key)
+        if position is not None and position in links:
+            seat.rematch_link = claims.seal_for_seat(seat, links[position])
+            seat.save(update_fields=["rematch_link"])
 
 
 def rematch_of(game: Game) -> str | None:

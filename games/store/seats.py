@@ -12,6 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import claims, rules
+from games.access import seat_for_key
+from games.kinds import CLAIM, offers
 from games.models import Game, Seat, TablePart, TableRoll, hash_key, new_key
 from games.rules import chance
 from games.rules.errors import gettext_noop
@@ -24,6 +26,20 @@ def seat_joined(game: Game, position: int) -> None:
     Seat.objects.filter(game=game, position=position, joined_at__isnull=True).update(
         joined_at=timezone.now()
     )
+
+
+def open_seat_link(game: Game, link_key: str) -> tuple[int, str]:
+    """What opening a seat's link does, for every kind: where seats are claimed (hidden
+    hands), the link claims its seat once and the phone gets a key of its own; elsewhere the
+    link's key is the seat's key. Returns the seat and the key the phone keeps. Raises
+    `BadKeyError` or `SeatTakenError` (see `claim_seat`)."""
+    if offers(game, CLAIM):
+        return claim_seat(game.pk, None, link_key)
+    position = seat_for_key(game, link_key)
+    if position is None:
+        raise BadKeyError
+    seat_joined(game, position)
+    return position, link_key
 
 
 def claim_seat(game_id: str, seat: int | None, token: str) -> tuple[int, str]:

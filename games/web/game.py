@@ -32,7 +32,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import page_stream, store
-from games.access import Access, access_for, remember_game
+from games.access import Access, access_for, remember_game, remember_seat, seat_cookie_name
 from games.cache import current_version, hear_other_processes
 from games.kinds import kind_of
 from games.models import Game
@@ -76,10 +76,11 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if version == current:
         return HttpResponse(status=204)
     game = get_object_or_404(Game, pk=game_id)
-    if (rematch := store.rematch_of(game)) is not None:
-        # The host started a rematch: every phone following this game goes along.
-        return HttpResponseClientRedirect(reverse("game", args=[rematch]))
     access = access_for(request, game)
+    if (rematch := store.rematch_of(game)) is not None:
+        # The host started a rematch: every phone following this game goes along, and the
+        # phone that holds a seat takes the same player's seat there.
+        return _follow_rematch(request, game, access, rematch)
     update = _update(request, game, access, _mark_of(request.GET, version))
     response = HttpResponse(update.body)
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
@@ -87,6 +88,20 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if access.host or access.seat is not None:
         # A seat's update holds its hand or its turn form, the host's its controls.
         add_never_cache_headers(response)
+    return response
+
+
+def _follow_rematch(
+    request: HtmxHttpRequest, game: Game, access: Access, rematch_id: str
+) -> HttpResponse:
+    response = HttpResponseClientRedirect(reverse("game", args=[rematch_id]))
+    if access.seat is None:
+        return response
+    new = Game.objects.get(pk=rematch_id)
+    key = request.COOKIES.get(seat_cookie_name(game), "")
+    taken = store.take_rematch_seat(game, access.seat, key, new)
+    if taken is not None:
+        remember_seat(response, new, taken[1])
     return response
 
 

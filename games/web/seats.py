@@ -16,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import guesses, kinds, store
-from games.access import host_cookie_name, is_host, remember_host, remember_seat, seat_for_key
+from games.access import host_cookie_name, is_host, remember_host, remember_seat
 from games.kinds import kind_of, offers
 from games.models import Game, Seat
 from games.web.common import HtmxHttpRequest, go_to, int_or_none, seat_link, share_url
@@ -70,21 +70,15 @@ def claim_seat(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     context: dict[str, Any] = {"game": game, "seat_claim": True}
     if request.method == "POST":
         key = request.POST.get("key", "").strip()
-        if offers(game, kinds.CLAIM):
-            try:
-                _position, key = store.claim_seat(game.pk, None, key)
-            except store.SeatTakenError:
-                # A race lost to another phone, or a link opened again: no guess.
-                context["taken"] = True
-                return render(request, "games/claim_host.html", context, status=403)
-            except store.BadKeyError:
-                pass
-            else:
-                response = redirect("game", game.pk)
-                remember_seat(response, game, key)
-                return response
-        elif (position := seat_for_key(game, key)) is not None:
-            store.seat_joined(game, position)
+        try:
+            _position, key = store.open_seat_link(game, key)
+        except store.SeatTakenError:
+            # A race lost to another phone, or a link opened again: no guess.
+            context["taken"] = True
+            return render(request, "games/claim_host.html", context, status=403)
+        except store.BadKeyError:
+            pass
+        else:
             response = redirect("game", game.pk)
             remember_seat(response, game, key)
             return response
