@@ -274,6 +274,22 @@ class Move(models.Model):
         return f"{self.game_id} move {self.number}"
 
 
+class JoinCode(models.Model):
+    """A short code a person can type to open a game (`games.join_codes`): for a laptop
+    without a camera, or a phone whose camera fails. It opens what the game's link opens (the
+    watcher's page), for a day."""
+
+    code = models.CharField(primary_key=True, max_length=8)
+    game = models.ForeignKey(Game, related_name="join_codes", on_delete=models.CASCADE)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = (models.Index(fields=["game", "-created_at"], name="join_code_newest"),)
+
+    def __str__(self) -> str:
+        return self.code
+
+
 class TablePart(models.Model):
     """One phone's share in a game whose dice the whole table makes: the SHA-256 of a secret
     the phone keeps, shown to everyone before the first roll, and the secret once the phone

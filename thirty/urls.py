@@ -16,6 +16,7 @@ register_converter(GameIdConverter, "game")
 urlpatterns = [
     path("", home.home, name="home"),
     path("rules/", rules_page.rules, name="rules"),
+    path("join", seats.join, name="join"),
     path("https/", TemplateView.as_view(template_name="https.html"), name="https_help"),
     path("manifest.webmanifest", install.manifest, name="manifest"),
     path("sw.js", install.service_worker, name="service_worker"),

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from games import rules
 from games.cache import announce, remember
+from games.join_codes import join_code
 from games.models import Cell, Game, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
 from games.rules import chance
@@ -67,6 +68,7 @@ def create_game(
             table_dice=table_dice,
         )
         Secret.objects.create(game=game, seed=seed)
+        join_code(game)  # the code to type instead of scanning, ready for the first page
         Seat.objects.bulk_create(
             Seat(
                 game=game,

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 
 from games import claims, rules
 from games.cache import recall, remember
+from games.join_codes import join_code
 from games.kinds import Kind, find_kind
 from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key
 from games.names import name_key
@@ -89,6 +90,7 @@ def start_game(
             rematch_of=rematch_of,
         )
         Secret.objects.create(game=game, seed=seed)
+        join_code(game)  # the code to type instead of scanning, ready for the first page
         Seat.objects.bulk_create(
             _seat(game, host_key, position, player) for position, player in enumerate(players)
         )

@@ -7,14 +7,31 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.translation import gettext
 
+from games.join_codes import join_code as game_join_code
+from games.links import public_url
 from games.models import Game
 from games.names import join_names
 from games.names import possessive as name_possessive
 from games.web.common import turn_signal as game_turn_signal
 
 register = template.Library()
+
+
+@register.simple_tag
+def join_code(game: Game) -> str:
+    """{% join_code game as code %}: the short code a person types at /join to open it."""
+    return game_join_code(game)
+
+
+@register.simple_tag(takes_context=True)
+def join_address(context: template.Context) -> str:
+    """{% join_address as address %}: where to type a short code, as a person types it (this
+    app's address without "http://")."""
+    url = public_url(context["request"], reverse("join"))
+    return url.split("://", 1)[-1]
 
 
 @register.inclusion_tag("games/turn_signal.html")

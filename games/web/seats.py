@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import guesses, kinds, store
+from games import guesses, join_codes, kinds, store
 from games.access import host_cookie_name, is_host, remember_host, remember_seat
 from games.kinds import kind_of, offers
 from games.models import Game, Seat
@@ -133,3 +133,23 @@ def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     if private:
         response["Cache-Control"] = "no-store"
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def join(request: HtmxHttpRequest) -> HttpResponse:
+    """A game opened by its short code (`games.join_codes`), typed on a device that cannot
+    scan the QR code. A wrong code counts as a wrong guess."""
+    typed = request.POST.get("code", request.GET.get("code", "")).strip()
+    if not typed:
+        return render(request, "games/join.html", {})
+    game_id = join_codes.game_for_code(typed)
+    if game_id is not None:
+        return redirect("game", game_id)
+    if guesses.blocked(request):
+        return guesses.too_many(request)
+    guesses.wrong_guess(request)
+    context = {
+        "typed": typed,
+        "error": _("No game has that code now. Check the letters on the host's screen."),
+    }
+    return render(request, "games/join.html", context, status=404)
