@@ -1,7 +1,11 @@
 // Dark or light: follows the system unless the switch in the bar chose a side, remembered in
-// this browser. Loaded in <head> without defer, so a dark page never flashes white.
+// this browser. Loaded in <head> without defer, so a dark page never flashes white. The table
+// screen (/g/<id>/table, the watcher's page shown large) is marked here for the same reason.
 (() => {
   "use strict";
+  if (/^\/g\/[^/]+\/table$/.test(location.pathname)) {
+    document.documentElement.classList.add("table-screen");
+  }
   const KEY = "thirty-theme";
   const root = document.documentElement;
   const system = window.matchMedia("(prefers-color-scheme: dark)");

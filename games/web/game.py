@@ -53,6 +53,16 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
+@require_GET
+def table_screen(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """The table screen, for a laptop or a TV in the middle of the table: the watcher's page
+    of any kind (the same for everyone, and live), which static/thirty.js and thirty.css show
+    in large type, without controls, with the QR code and the short code beside it. Whoever
+    opens it, the host too, sees only what every watcher sees."""
+    game = get_object_or_404(Game, pk=game_id)
+    return kind_of(game).pages.page(request, game, Access())
+
+
 @require_POST
 def move(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """Every kind's move from the page: the host's or a seat's phone posts it, the kind reads

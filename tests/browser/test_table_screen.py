@@ -1,0 +1,29 @@
+"""The table screen: a laptop in the middle of the table follows the game live, large, with
+the QR code and the short code beside it and nothing to tap."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import LAPTOP, PHONE
+from tests.browser.helpers import create_game, tap
+
+
+def test_the_table_screen_follows_live_with_no_controls(open_browser: Callable[..., Any]) -> None:
+    host = open_browser(PHONE)
+    create_game(host, ["Anna", "Ben"])
+    game_path = host.url.split("?")[0].split("://", 1)[1].split("/", 1)[1]
+    screen = open_browser(LAPTOP)
+    screen.goto(f"/{game_path}table")
+    expect(screen.locator("html")).to_have_class("table-screen")
+    expect(screen.locator("#join-code")).to_be_visible()
+    expect(screen.locator(".share .qr")).to_be_visible()
+    expect(screen.locator("main button:visible")).to_have_count(0)
+    # The QR code sits beside the sheet, not below it.
+    qr, sheet = screen.locator(".share .qr").bounding_box(), screen.locator("#sheet").bounding_box()
+    assert qr["x"] > sheet["x"] + sheet["width"] - 1
+    tap(host, "20")
+    expect(screen.locator("#sheet-rows tr")).to_have_count(1)
