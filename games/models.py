@@ -204,6 +204,9 @@ class Turn(models.Model):
     # Which seed rolled it: an index into the game's earlier seeds, then its current one, so
     # that a checker re-derives every roll of a game that an undo reopened. Null when typed in.
     seed_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Played by the computer for its seat: a seat the computer held from the start, or one
+    # the host handed to it when its player left (the sheet marks these turns).
+    by_computer = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -35,6 +35,7 @@ urlpatterns = [
     path("g/<game:game_id>/turn", dice_pages.turn, name="turn"),
     path("g/<game:game_id>/move", game.move, name="move"),
     path("g/<game:game_id>/seats/<int:seat>/reissue", seats.reissue, name="reissue"),
+    path("g/<game:game_id>/seats/<int:seat>/hand-over", seats.hand_over, name="hand_over"),
     path("g/<game:game_id>/undo", dice_pages.undo, name="undo"),
     path("g/<game:game_id>/rename", home.rename, name="rename"),
     path("g/<game:game_id>/delete", home.delete, name="delete"),

@@ -58,6 +58,7 @@ from games.store.moves import (
 )
 from games.store.seats import (
     claim_seat,
+    hand_seat_over,
     join_table_dice,
     open_seat_link,
     reissue_seat,
@@ -100,6 +101,7 @@ __all__ = [
     "create_played_game",
     "delete_game",
     "finished_log",
+    "hand_seat_over",
     "join_table_dice",
     "load_cells",
     "load_position",

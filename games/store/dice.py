@@ -195,6 +195,8 @@ def _write_row(
     position: dice_rules.Position,
     turn: dice_rules.Turn,
     rolled: rolled_dice.RolledTurn | None = None,
+    *,
+    by_computer: bool = False,
 ) -> tuple[dice_rules.Row, dice_rules.Position]:
     """Judge a turn and write its row, its cells and the running sums, under the caller's
     lock; `rolled` is the app-rolled turn it came from, whose rolls are kept as its audit
@@ -218,6 +220,7 @@ def _write_row(
         hunt_rolls=audit.get("hunt_rolls"),
         # The seed in use is the one after every seed shown earlier (`fresh_seed`).
         seed_index=len(game.earlier_seeds) if rolled is not None else None,
+        by_computer=by_computer,
     )
     seat_ids = Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
     written = list(zip(seat_ids, row.cells, strict=True))
@@ -312,9 +315,21 @@ def _computers_roll(
         roller_of_turn = source.roller(number)
         while turn.ask() is not None:
             turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
-        _, position = _write_row(game, position, turn.turn(), turn)
+        _, position = _write_row(game, position, turn.turn(), turn, by_computer=True)
         played = position
     return played
+
+
+def play_computer_turns(game: Game) -> Game:
+    """Let the computer seats roll whose turn it is (one was just handed a seat), under the
+    caller's lock; the game at its new version."""
+    position = load_position(game)
+    dice = partial(request_chance, game, None, None, None, required=False)
+    after = _computers_roll(game, position, dice=dice)
+    game = bump(game, "last_roller", "finished", "turn_count")
+    if after is not None:
+        remember(("position", game.pk, game.version), after)
+    return game
 
 
 # The undo policy's refusals (see `undo_last_turn`).

@@ -139,6 +139,25 @@ def play(game_id: str, seat: int, move: Any, *, version: int | None = None) -> P
         raise StaleVersionError from error
 
 
+def play_computer_moves(game: Game) -> Game:
+    """Let the computer seats move whose turn it is (one was just handed a seat), under the
+    caller's lock; the game at its new version."""
+    engine = _engine(find_kind(game.kind))
+    state = load_state(game)
+    number = (
+        Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
+    ) or 0
+    computers = frozenset(
+        Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+    )
+    seed = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
+    state, _ = _computers_play(engine, game, state, seed, computers, number)
+    game.finished = state.outcome() is not None
+    game = bump(game, "finished", "turn_count")
+    _keep_state(engine, game, state)
+    return game
+
+
 def load_state(game: Game) -> Any:
     """The game's state at its version: remembered by the process that wrote it, or resumed
     from the state kept in the secret row, or (for a game stored before that) replayed from

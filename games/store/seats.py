@@ -13,12 +13,14 @@ from django.utils import timezone
 
 from games import claims, rules
 from games.access import seat_for_key
-from games.kinds import CLAIM, offers
-from games.models import Game, Seat, TablePart, TableRoll, hash_key, new_key
+from games.kinds import CLAIM, find_kind, offers
+from games.models import Game, Seat, TablePart, TableRoll, hash_key, new_key, seat_key
 from games.rules import chance
 from games.rules.errors import gettext_noop
-from games.store.errors import BadKeyError, SeatTakenError, TableDiceError
+from games.store.dice import play_computer_turns
+from games.store.errors import BadKeyError, SeatTakenError, TableDiceError, TurnInProgressError
 from games.store.locking import bump, lock_game
+from games.store.moves import play_computer_moves
 
 
 def seat_joined(game: Game, position: int) -> None:
@@ -40,6 +42,35 @@ def open_seat_link(game: Game, link_key: str) -> tuple[int, str]:
         raise BadKeyError
     seat_joined(game, position)
     return position, link_key
+
+
+def hand_seat_over(game_id: str, position: int, *, to_computer: bool, host_key: str) -> Game:
+    """The host hands a seat to the computer (its player left, or fell asleep), or back to a
+    person. Handed to the computer, the seat's phone loses it (its key and its link stop
+    working) and the computer plays at once if it is the seat's turn. Handed back, the seat
+    gets a new link, which the host's page shows as it shows every seat's. Raises
+    `TurnInProgressError` while a turn with app-rolled dice is under way."""
+    with transaction.atomic():
+        game = lock_game(game_id, None)
+        if game.rolling is not None:
+            raise TurnInProgressError
+        seat = Seat.objects.select_for_update().get(game=game, position=position)
+        if seat.computer == to_computer:
+            return game
+        seat.computer, seat.key_issue, seat.joined_at = to_computer, seat.key_issue + 1, None
+        seat.key_hash = seat.claim_hash = seat.claim_sealed = seat.rematch_link = ""
+        if not to_computer and offers(game, CLAIM):
+            claim = claims.new_claim(host_key, game.pk)
+            seat.claim_hash, seat.claim_sealed = claim.claim_hash, claim.sealed
+        elif not to_computer:
+            seat.key_hash = hash_key(seat_key(host_key, game.pk, position, seat.key_issue))
+        seat.save()
+        if not to_computer:
+            return bump(game)
+        # The one place that knows which store path plays a kind's computers.
+        if find_kind(game.kind).engine is None:
+            return play_computer_turns(game)
+        return play_computer_moves(game)
 
 
 def claim_seat(game_id: str, seat: int | None, token: str) -> tuple[int, str]:

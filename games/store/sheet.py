@@ -31,6 +31,7 @@ class StoredRow:
     rolls: list[dict[str, Any]] | None = None
     hunt_rolls: list[dict[str, Any]] | None = None
     seed_index: int | None = None
+    by_computer: bool = False  # the computer played it for its seat
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ def load_rows(
             "turn__rolls",
             "turn__hunt_rolls",
             "turn__seed_index",
+            "turn__by_computer",
             "seat_id",
             "value",
         )
@@ -146,12 +148,12 @@ def load_rows(
     stored = []
     for data in turns.values():
         turn_id, number, roller, total, hunt, target, heal, effect_name, victim = data[:9]
-        rolls, hunts, seed_index = data[9:]
+        rolls, hunts, seed_index, by_computer = data[9:]
         effect = dice_rules.Effect(effect_name)
         margin = None if effect is dice_rules.Effect.MISSED else total - ruleset.beat_above
         turn = dice_rules.Turn(total, hunt, target, heal)
         row = dice_rules.Row(roller, turn, tuple(cells[turn_id]), effect, victim, margin)
-        stored.append(StoredRow(turn_id, number, row, rolls, hunts, seed_index))
+        stored.append(StoredRow(turn_id, number, row, rolls, hunts, seed_index, by_computer))
     return stored
 
 

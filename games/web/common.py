@@ -84,7 +84,16 @@ def refusals_answered(view: View) -> View:
 
 def host_links(request: HttpRequest, game: Game) -> dict[str, Any]:
     """What the host's page adds for every kind: each seat's link and the host link."""
-    return {"seat_links": seat_links(request, game), "host_link": host_link(request, game)}
+    return {
+        "seat_links": seat_links(request, game),
+        "host_link": host_link(request, game),
+        # Every seat, for handing one to the computer or back (templates/games/hand_over.html).
+        "hand_over": list(
+            Seat.objects.filter(game=game)
+            .order_by("position")
+            .values("position", "name", "computer")
+        ),
+    }
 
 
 def int_or_none(raw: str | None) -> int | None:

@@ -113,6 +113,32 @@ def reissue(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse:
     return redirect(reverse("game", args=[game.pk]) + "#seat-links")
 
 
+@require_POST
+def hand_over(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse:
+    """The host hands a seat (from 1) to the computer when its player leaves, or back to a
+    person, whose new link the host's page then shows."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not is_host(request, game):
+        return HttpResponseForbidden(_("Only the host can hand a seat to the computer."))
+    if not 1 <= seat <= game.seats.count():
+        raise Http404
+    to_computer = request.POST.get("to") == "computer"
+    try:
+        store.hand_seat_over(
+            game.pk,
+            seat - 1,
+            to_computer=to_computer,
+            host_key=request.COOKIES.get(host_cookie_name(game), ""),
+        )
+    except store.TurnInProgressError:
+        return HttpResponse(
+            _("A turn with dice the app rolls is under way: finish it first."), status=409
+        )
+    return redirect(
+        reverse("game", args=[game.pk]) + ("#hand-over" if to_computer else "#seat-links")
+    )
+
+
 @require_GET
 def qr_code(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """The game's QR code; with `?seat=N` (seats from 1), that seat's own link, for the host."""

@@ -41,6 +41,7 @@ class SheetRow:
     effect: str
     cells: tuple[SheetCell, ...]
     why: str
+    by_computer: bool = False  # played by the computer for its seat
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,7 @@ def _sheet(
                 )
                 if part
             ),
+            by_computer=stored.by_computer,
         )
         for stored in rows
     )

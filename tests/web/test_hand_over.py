@@ -1,0 +1,72 @@
+"""A seat handed to the computer when its player leaves, and back to a person: for every
+kind, the computer plays at once on the seat's turn, the old phone loses the seat, the sheet
+marks the computer's turns, and the person gets a new link."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games import claims
+from games.access import host_cookie_name, seat_cookie_name, seat_for_key
+from games.kinds.cards import tournaments
+from games.models import Game, Move, Seat, Turn
+
+pytestmark = pytest.mark.django_db
+
+
+def create(host: Client, preset: str) -> Game:
+    form = {"player": ["Anna", "Ben"], "seat_kind": ["person", "person"], "create": "1"}
+    assert host.post("/", form | {"preset": preset}).status_code == 302
+    game = Game.objects.get()
+    return game
+
+
+def seat_phone(host: Client, game: Game, seat: int) -> Client:
+    links = claims.seat_link_keys(game, host.cookies[host_cookie_name(game)].value)
+    key = next(link.key for link in links if link.position == seat)
+    phone = Client()
+    assert phone.post(f"/g/{game.pk}/seat", {"key": key}).status_code == 302
+    return phone
+
+
+def hand(host: Client, game: Game, seat: int, to: str) -> None:
+    answer = host.post(f"/g/{game.pk}/seats/{seat + 1}/hand-over", {"to": to})
+    assert answer.status_code == 302
+
+
+def test_a_dice_seat_handed_to_the_computer_is_played_at_once_and_marked() -> None:
+    host = Client()
+    game = create(host, "thirty")
+    anna = seat_phone(host, game, 0)
+    old_key = anna.cookies[seat_cookie_name(game)].value
+    assert "Let the computer play for Anna" in host.get(f"/g/{game.pk}/").content.decode()
+    assert Client().post(f"/g/{game.pk}/seats/1/hand-over", {"to": "computer"}).status_code == 403
+
+    hand(host, game, 0, "computer")  # Anna's turn: the computer rolls it at once
+    turn = Turn.objects.get(game=game)
+    assert turn.roller == 0 and turn.by_computer and turn.rolls
+    assert seat_for_key(game, old_key) is None  # Anna's phone no longer plays her seat
+    page = host.get(f"/g/{game.pk}/").content.decode()
+    assert 'class="by-computer"' in page and "Give Anna’s seat to a person" in page
+
+    hand(host, game, 0, "person")
+    assert not Seat.objects.get(game=game, position=0).computer
+    fresh = seat_phone(host, game, 0)  # the new link the host's page shows
+    assert seat_for_key(game, fresh.cookies[seat_cookie_name(game)].value) == 0
+    assert seat_for_key(game, old_key) is None
+
+
+def test_a_card_seat_handed_to_the_computer_plays_and_its_phone_sees_no_hand() -> None:
+    host = Client()
+    game = create(host, "cards")
+    anna = seat_phone(host, game, 0)
+    assert 'id="hand"' in anna.get(f"/g/{game.pk}/").content.decode()
+    hand(host, game, 0, "computer")
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game, seat=0).count() == 1  # its card, played at once
+    assert tournaments.load_tournament(game).to_move() == 1
+    assert 'id="hand"' not in anna.get(f"/g/{game.pk}/").content.decode()  # a watcher now
+    hand(host, game, 0, "person")
+    back = seat_phone(host, game, 0)
+    assert 'id="hand"' in back.get(f"/g/{game.pk}/").content.decode()
