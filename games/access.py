@@ -55,8 +55,22 @@ def access_for(request: HttpRequest, game: Game) -> Access:
     key = request.COOKIES.get(name)
     seat = seat_for_key(game, key)
     if key and seat is None:
-        _wrong_cookie(request, name)  # a seat given a new link, or a made-up key
+        lost = Seat.objects.filter(game=game, lost_key_hash=hash_key(key))
+        found = lost.values_list("lost_reason", "name").first()
+        if found is not None:
+            # The host took this phone's seat (a new link, or the computer): no guess, and the
+            # phone is told (`seat_lost`) once, before its cookie goes.
+            request.__dict__[SEAT_LOST] = found
+            request.__dict__.setdefault(STALE_COOKIES, set()).add(name)
+        else:
+            _wrong_cookie(request, name)  # a made-up key
     return Access(host=is_host(request, game), seat=seat)
+
+
+def seat_lost(request: HttpRequest) -> tuple[str, str] | None:
+    """Why this request's phone lost its seat just now, and the seat's name (`access_for`)."""
+    lost: tuple[str, str] | None = request.__dict__.get(SEAT_LOST)
+    return lost
 
 
 def _wrong_cookie(request: HttpRequest, name: str) -> None:
@@ -72,8 +86,10 @@ def _wrong_cookie(request: HttpRequest, name: str) -> None:
     guesses.wrong_guess(request)
 
 
-# Where a request notes the key cookies that opened nothing (see `_wrong_cookie`).
+# Where a request notes the key cookies that opened nothing (see `_wrong_cookie`), and the
+# seat the host took from this phone (see `seat_lost`).
 STALE_COOKIES = "thirty_stale_cookies"
+SEAT_LOST = "thirty_seat_lost"
 
 
 def seat_for_key(game: Game, key: str | None) -> int | None:

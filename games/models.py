@@ -167,6 +167,10 @@ class Seat(models.Model):
     # request holding this seat's key opens it (`games.claims.seal_for_seat`). The phone that
     # holds this seat then follows the table into the rematch in its own seat, with no new link.
     rematch_link = models.TextField(blank=True, default="")
+    # The key this seat's phone held until the host took the seat from it (a new link, or the
+    # computer), and why: that phone is told once what happened, instead of silently watching.
+    lost_key_hash = models.CharField(max_length=64, blank=True, default="")
+    lost_reason = models.CharField(max_length=10, blank=True, default="")
     # The sum of this seat's cells, kept in the transaction that writes or removes a row:
     # with `Game.last_roller`, all the rules need to go on, read in one small query by any
     # process, however long the game.

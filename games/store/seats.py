@@ -30,6 +30,10 @@ def seat_joined(game: Game, position: int) -> None:
     )
 
 
+# Why a phone lost its seat (`Seat.lost_reason`).
+RELINKED, TO_COMPUTER = "relinked", "computer"
+
+
 def open_seat_link(game: Game, link_key: str) -> tuple[int, str]:
     """What opening a seat's link does, for every kind: where seats are claimed (hidden
     hands), the link claims its seat once and the phone gets a key of its own; elsewhere the
@@ -58,6 +62,8 @@ def hand_seat_over(game_id: str, position: int, *, to_computer: bool, host_key: 
         if seat.computer == to_computer:
             return game
         seat.computer, seat.key_issue, seat.joined_at = to_computer, seat.key_issue + 1, None
+        if to_computer:
+            seat.lost_key_hash, seat.lost_reason = seat.key_hash, TO_COMPUTER
         seat.key_hash = seat.claim_hash = seat.claim_sealed = seat.rematch_link = ""
         if not to_computer and offers(game, CLAIM):
             claim = claims.new_claim(host_key, game.pk)
@@ -104,9 +110,10 @@ def reissue_seat(game: Game, seat: int, host_key: str) -> str:
         row = Seat.objects.select_for_update().get(game=locked, position=seat, computer=False)
         claim = claims.new_claim(host_key, locked.pk)
         row.key_issue += 1
+        row.lost_key_hash, row.lost_reason = row.key_hash, RELINKED
         row.key_hash, row.joined_at = "", None
         row.claim_hash, row.claim_sealed = claim.claim_hash, claim.sealed
-        row.save(update_fields=["key_issue", "key_hash", "joined_at", "claim_hash", "claim_sealed"])
+        row.save()
         bump(locked)
     return claim.token
 

@@ -5,6 +5,7 @@ between kinds comes from the kind's pages (`games.kinds.Pages`)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import cast
@@ -24,6 +25,7 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
@@ -32,13 +34,23 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import page_stream, store
-from games.access import Access, access_for, remember_game, remember_seat, seat_cookie_name
+from games.access import (
+    Access,
+    access_for,
+    remember_game,
+    remember_seat,
+    seat_cookie_name,
+    seat_lost,
+)
 from games.cache import current_version, hear_other_processes
 from games.kinds import kind_of
 from games.models import Game
 from games.page_stream import Mark, Update
 from games.push import hub
 from games.web.common import HtmxHttpRequest, int_or_none
+
+# Where the page shell (templates/games/page.html) leaves room for `seat_notice.html`.
+SEAT_NOTICE = '<div id="seat-notice"></div>'
 
 # Under a WSGI server (Django's development server, the tests' live server) a stream holds a
 # thread, so it ends after this long and the browser opens it again by itself.
@@ -49,6 +61,10 @@ THREADED_STREAM_SECONDS = 55
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     response = kind_of(game).pages.page(request, game, access_for(request, game))
+    if (lost := seat_lost(request)) is not None:
+        # Into this phone's copy only: a watcher's page is the same for every phone.
+        notice = render_to_string("games/seat_notice.html", {"lost": lost}, request)
+        response.content = response.content.replace(SEAT_NOTICE.encode(), notice.encode(), 1)
     remember_game(request, response, game.pk)
     return response
 
@@ -122,8 +138,14 @@ def _mark_of(query: QueryDict, version: int | None) -> Mark:
 
 
 def _update(request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:
-    """What is new for this follower since `mark`: for `/live` and for the page's stream."""
-    return kind_of(game).pages.update(request, game, access, mark)
+    """What is new for this follower since `mark`: for `/live` and for the page's stream. A
+    phone whose seat the host just took is told so with it."""
+    update = kind_of(game).pages.update(request, game, access, mark)
+    if (lost := seat_lost(request)) is not None:
+        context = {"lost": lost, "oob": True}
+        notice = render_to_string("games/seat_notice.html", context, request)
+        update = dataclasses.replace(update, body=update.body + notice)
+    return update
 
 
 @require_GET

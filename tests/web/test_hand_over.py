@@ -70,3 +70,22 @@ def test_a_card_seat_handed_to_the_computer_plays_and_its_phone_sees_no_hand() -
     hand(host, game, 0, "person")
     back = seat_phone(host, game, 0)
     assert 'id="hand"' in back.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_the_phone_that_lost_its_seat_is_told_why_once() -> None:
+    host = Client()
+    game = create(host, "cards")
+    anna = seat_phone(host, game, 0)
+    ben = seat_phone(host, game, 1)
+    version = Game.objects.get(pk=game.pk).version
+    hand(host, game, 0, "computer")
+    live = anna.get(f"/g/{game.pk}/live", {"v": str(version)}).content.decode()
+    assert "The host handed Anna’s seat to the computer" in live
+    assert 'id="seat-notice" hx-swap-oob="true"' in live
+    # Told once: the key's cookie goes with that answer, and the phone simply follows.
+    assert "handed" not in anna.get(f"/g/{game.pk}/").content.decode()
+    assert host.post(f"/g/{game.pk}/seats/2/reissue").status_code == 302
+    page = ben.get(f"/g/{game.pk}/").content.decode()
+    assert "The host gave Ben’s seat a new link" in page and 'id="hand"' not in page
+    # A watcher's copy of the page never carries another phone's notice.
+    assert "new link" not in Client().get(f"/g/{game.pk}/").content.decode()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import claims
+from games import claims, store
 from games.access import host_cookie_name
-from games.models import Game, Seat
+from games.models import Game, Seat, Secret
+from games.rules.dice import Turn as RuleTurn
+from tests.factories import make_game
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +53,15 @@ def test_every_kind_s_page_and_update_carry_whose_turn_it_is() -> None:
         assert 'data-announce="Anna’s turn"' in page and 'data-my-seat=""' in page
         live = Client().get(f"/g/{game.pk}/live", {"v": "0"}).content.decode()
         assert 'id="turn-signal"' in live and 'hx-swap-oob="true"' in live
+
+
+def test_a_dice_game_shows_its_seed_at_the_end_without_a_reload() -> None:
+    game = make_game(players=["Anna", "Ben"], rules={"start_points": 1})
+    version = Game.objects.get(pk=game.pk).version
+    watcher = Client()
+    assert "dice-seed" in watcher.get(f"/g/{game.pk}/").content.decode()
+    store.record_turn(game.pk, RuleTurn(33, 1))  # Ben loses his only point: the game is over
+    live = watcher.get(f"/g/{game.pk}/live", {"v": str(version), "n": "0", "t": ""})
+    body = live.content.decode()
+    seed = Secret.objects.get(game=game).seed
+    assert 'id="dice-seed"' in body and 'hx-swap-oob="true"' in body and seed in body
