@@ -297,6 +297,32 @@
     if (soundOn() && !audio) audio = new AudioContext();  // a browser starts audio on a tap only
   }, { once: true });
 
+  // The end of a card deal, on every phone (templates/games/card_area.html): a banner that
+  // stays a few seconds, or until tapped, whenever a deal ends while the page is open. The
+  // table is drawn again with every move, so the banner is kept shown until its time is up.
+  const DEAL_BANNER_MS = 5000;
+  let dealSeen = 0;
+  let dealShownUntil = 0;
+  const dealBanner = () => document.getElementById("deal-banner");
+  const onDealBanner = () => {
+    const banner = dealBanner();
+    if (!banner) return;
+    const deal = Number(banner.dataset.deal);
+    if (deal > dealSeen) {
+      dealSeen = deal;
+      dealShownUntil = Date.now() + DEAL_BANNER_MS;
+      setTimeout(() => { if (Date.now() >= dealShownUntil) dealBanner()?.setAttribute("hidden", ""); }, DEAL_BANNER_MS);
+    }
+    banner.hidden = Date.now() >= dealShownUntil;
+  };
+  document.addEventListener("DOMContentLoaded", () => { dealSeen = Number(dealBanner()?.dataset.deal || 0); });
+  document.body.addEventListener("htmx:afterSettle", onDealBanner);
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest?.("[data-close-banner]")) return;
+    dealShownUntil = 0;
+    dealBanner()?.setAttribute("hidden", "");
+  });
+
   // Replay: the arrow keys step through the turns.
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, select, textarea")) return;

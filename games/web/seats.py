@@ -100,12 +100,17 @@ def seats_play(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return redirect("game", game.pk)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def reissue(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse:
-    """The host gives a seat a new link, for a lost phone: the old one stops working."""
+    """The host gives a seat a new link, for a lost phone: the old one stops working. Asked
+    first (GET), since the seat's phone loses the seat at once."""
     game = get_object_or_404(Game, pk=game_id)
     if not is_host(request, game) or not offers(game, kinds.CLAIM):
         return HttpResponseForbidden(_("Only the host can give a seat a new link."))
+    if request.method == "GET":
+        row = get_object_or_404(Seat, game=game, position=seat - 1, computer=False)
+        context = {"game": game, "seat": seat, "name": row.name}
+        return render(request, "games/reissue_confirm.html", context)
     try:
         store.reissue_seat(game, seat - 1, request.COOKIES.get(host_cookie_name(game), ""))
     except Seat.DoesNotExist:

@@ -89,3 +89,16 @@ def test_the_phone_that_lost_its_seat_is_told_why_once() -> None:
     assert "The host gave Ben’s seat a new link" in page and 'id="hand"' not in page
     # A watcher's copy of the page never carries another phone's notice.
     assert "new link" not in Client().get(f"/g/{game.pk}/").content.decode()
+
+
+def test_a_new_link_for_a_lost_phone_is_asked_first() -> None:
+    host = Client()
+    game = create(host, "cards")
+    ben = seat_phone(host, game, 1)
+    asked = host.get(f"/g/{game.pk}/seats/2/reissue")
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "Give Ben’s seat a new link?" in page
+    assert 'id="hand"' in ben.get(f"/g/{game.pk}/").content.decode()  # nothing changed yet
+    assert Client().get(f"/g/{game.pk}/seats/2/reissue").status_code == 403
+    assert host.post(f"/g/{game.pk}/seats/2/reissue").status_code == 302
+    assert 'id="hand"' not in ben.get(f"/g/{game.pk}/").content.decode()
