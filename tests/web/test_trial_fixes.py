@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 
 from games import claims, store
 from games.access import host_cookie_name
+from games.kinds.cards.table import build_table
 from games.models import Game, Seat, Secret
+from games.rules import cards
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game
 
@@ -65,3 +70,17 @@ def test_a_dice_game_shows_its_seed_at_the_end_without_a_reload() -> None:
     body = live.content.decode()
     seed = Secret.objects.get(game=game).seed
     assert 'id="dice-seed"' in body and 'hx-swap-oob="true"' in body and seed in body
+
+
+def test_the_jacks_values_are_a_compact_grid_under_the_total_now() -> None:
+    start = cards.Tournament.start(cards.CardRules(), 2, "00" * 32)
+    jack = cards.Card.from_code("JH")
+    hands = ((jack, *start.deal.hands[0][1:]), start.deal.hands[1])
+    state = dataclasses.replace(start, deal=dataclasses.replace(start.deal, hands=hands))
+    table = build_table(state.view(0), ["Anna", "Ben"], [False, False], [True, True])
+    choices = next(card.choices for card in table.hand or () if card.face.code == "JH")
+    assert len(choices) == 11 and [c.label for c in choices][:2] == ["+0 → 0", "+1 → 1"]
+    html = render_to_string(
+        "games/card_hand.html", {"table": table, "game": make_game(), "oob": True}
+    )
+    assert 'class="choice-list compact"' in html and "Total now: 0." in html

@@ -214,10 +214,13 @@ def _choice(move: cards.Move, view: cards.CardView) -> Choice:
     total, _colour = cards.resolve(view.total, view.colour, move)
     if move.value is None:
         return Choice(move.card, _("Total %(total)s") % {"total": total})
-    shown = f"{move.value:+d}".replace("-", "−") if card.is_jack else str(move.value)
+    if card.is_jack:
+        # Twenty-one of them: short enough for a grid that fits a phone with the total in view.
+        shown = f"{move.value:+d}".replace("-", "−")
+        return Choice(f"{move.card}:{move.value}", f"{shown} → {total}")
     return Choice(
         f"{move.card}:{move.value}",
-        _("%(value)s: total %(total)s") % {"value": shown, "total": total},
+        _("%(value)s: total %(total)s") % {"value": move.value, "total": total},
     )
 
 
