@@ -171,6 +171,9 @@ class Seat(models.Model):
     # computer), and why: that phone is told once what happened, instead of silently watching.
     lost_key_hash = models.CharField(max_length=64, blank=True, default="")
     lost_reason = models.CharField(max_length=10, blank=True, default="")
+    # When a phone holding this seat last had the game's page open: its event stream says so
+    # every heartbeat (`games.presence`), so the table sees who is here and whose phone slept.
+    seen_at = models.DateTimeField(null=True, blank=True)
     # The sum of this seat's cells, kept in the transaction that writes or removes a row:
     # with `Game.last_roller`, all the rules need to go on, read in one small query by any
     # process, however long the game.

@@ -138,6 +138,9 @@ THIRTY_KINDS = ["games.kinds.dice.DICE", "games.kinds.cards.CARDS"]
 # does not get through polls for changes. The browser tests shorten both; one test of each
 # keeps these.
 THIRTY_COOLDOWN_MS = 600
+# A seat's phone counts as quiet (asleep, or closed) once its stream has not beaten for this
+# long: two heartbeats (games/push.py) and a margin (games/presence.py).
+THIRTY_PRESENCE_QUIET_SECONDS: float = 45
 THIRTY_POLL_SECONDS: float = 1
 
 # Optional: a password for creating games and seeing the history (see games/password.py).

@@ -31,6 +31,7 @@ urlpatterns = [
     path("g/<game:game_id>/", game.game_page, name="game"),
     path("g/<game:game_id>/live", game.live, name="live"),
     path("g/<game:game_id>/table", game.table_screen, name="table_screen"),
+    path("g/<game:game_id>/present", game.seats_present, name="present"),
     path("g/<game:game_id>/events", game.events, name="events"),
     path("g/<game:game_id>/turn", dice_pages.turn, name="turn"),
     path("g/<game:game_id>/move", game.move, name="move"),

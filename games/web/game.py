@@ -24,7 +24,7 @@ from django.http import (
     QueryDict,
     StreamingHttpResponse,
 )
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import page_stream, store
+from games import page_stream, presence, store
 from games.access import (
     Access,
     access_for,
@@ -67,6 +67,14 @@ def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         response.content = response.content.replace(SEAT_NOTICE.encode(), notice.encode(), 1)
     remember_game(request, response, game.pk)
     return response
+
+
+@require_GET
+def seats_present(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    """Who is at the table now (`games.presence`): every phone's page asks now and then."""
+    game = get_object_or_404(Game, pk=game_id)
+    context = {"present": presence.table_presence(game)}
+    return render(request, "games/presence.html", context)
 
 
 @require_GET
@@ -183,8 +191,12 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         if threaded:
             versions = hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS)
             stream = page_stream.stream_sync(mark, versions, follower.make_here)
+            if follower.seat is not None:  # a seat's phone: the table sees it is here
+                stream = presence.beating_sync(stream, game_id, follower.seat)
         else:
             stream = page_stream.stream(mark, hub.versions(game_id, version), follower.make)
+            if follower.seat is not None:
+                stream = presence.beating(stream, game_id, follower.seat)
     elif threaded:
         stream = _threaded_stream(game_id, version)
     else:
@@ -227,6 +239,7 @@ class _Follower:
     # seat or the host is checked again at every change, so that a seat link the host has
     # replaced stops showing that hand at once.
     watcher: bool
+    seat: int | None  # the seat this phone held when it opened the stream
 
     @classmethod
     def of(cls, request: HttpRequest, game_id: str) -> _Follower:
@@ -237,7 +250,7 @@ class _Follower:
             connection.close()
         watcher = not access.host and access.seat is None
         language = translation.get_language() or settings.LANGUAGE_CODE
-        return cls(cast(HtmxHttpRequest, request), game_id, language, watcher)
+        return cls(cast(HtmxHttpRequest, request), game_id, language, watcher, access.seat)
 
     async def make(self, mark: Mark) -> page_stream.Pushed | None:
         build = sync_to_async(self._build, thread_sensitive=False)
