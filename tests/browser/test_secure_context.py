@@ -69,7 +69,6 @@ def test_on_plain_http_the_screen_stays_on_from_a_tap_and_links_still_copy(
     expect(notice).to_be_visible()
     expect(notice.get_by_role("link")).to_have_attribute("href", "/https/")
     # Nothing keeps the screen on before a tap; the first tap starts the silent video.
-    page.wait_for_timeout(300)
     assert page.locator("html").get_attribute("data-awake") is None
     page.locator("h1").click()
     expect(page.locator("html")).to_have_attribute("data-awake", "video")
