@@ -10,6 +10,7 @@ import base64
 import hashlib
 import hmac
 import secrets
+from datetime import date
 
 from django.db import models
 
@@ -63,6 +64,9 @@ class LiveGames(models.Manager["Game"]):
 class Game(models.Model):
     id = models.CharField(primary_key=True, max_length=16, default=new_game_id, editable=False)
     name = models.CharField(max_length=80)
+    # For a game nobody named: what its name is made of ({"day", "players"}), so that every
+    # reader sees it in their own language (`title`); `name` keeps it in its maker's.
+    name_default = models.JSONField(null=True, blank=True)
     rules_data = models.JSONField()
     # Only a hash is kept, so neither the database nor a log line gives the key away.
     host_key_hash = models.CharField(max_length=64)
@@ -117,6 +121,17 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def title(self) -> str:
+        """The game's name as the reader's pages show it: the one the host gave it, or for a
+        game nobody named, its day and players in the reader's language."""
+        if not self.name_default:
+            return self.name
+        from games.names import default_game_name  # names reads models: imported on use
+
+        day = date.fromisoformat(str(self.name_default["day"]))
+        return default_game_name([str(n) for n in self.name_default["players"]], day)
 
     @property
     def preset(self) -> str:

@@ -83,7 +83,12 @@ def import_game(data: Any) -> tuple[Game, str]:
         raise GameFileError(rule_error_message(error)) from None
     except ValidationError as error:
         raise GameFileError(" ".join(error.messages)) from None
-    return store.create_played_game(name or default_game_name(names), names, ruleset, replay.rows)
+    game, host_key = store.create_played_game(
+        name or default_game_name(names), names, ruleset, replay.rows
+    )
+    if not name:
+        store.name_by_day(game, names)
+    return game, host_key
 
 
 def _turn(raw: Any) -> dice_rules.Turn:

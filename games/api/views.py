@@ -65,6 +65,8 @@ def create_game(request: HttpRequest) -> HttpResponse:
         new.rules.model_dump(),
         **({"table_dice": new.table_dice} if new.table_dice else {}),
     )
+    if not name:
+        store.name_by_day(game, names)
     # Each seat's link key, for the host to hand out (none for a computer): a card game's
     # can only claim its seat.
     links = {link.position: link.key for link in claims.seat_link_keys(game, host_key)}

@@ -42,6 +42,8 @@ def start_rematch(
         old = lock_game(game.pk, None)
         seats = Seat.objects.filter(game=old).order_by("position").values_list("name", "computer")
         new_game, host_key = create(old, list(seats))
+        if old.name_default:  # nobody named it: nor the rematch, which is of its own day
+            name_by_day(new_game, [name for name, _computer in seats])
         _pass_seats_on(old, new_game, host_key)
         bump(old)
     return new_game, host_key
@@ -59,6 +61,13 @@ def _pass_seats_on(old: Game, new: Game, host_key: str) -> None:
         if position is not None and position in links:
             seat.rematch_link = claims.seal_for_seat(seat, links[position])
             seat.save(update_fields=["rematch_link"])
+
+
+def name_by_day(game: Game, players: Sequence[str]) -> None:
+    """Mark a game nobody named as named by its day and players, so that each reader sees
+    that name in their own language (`Game.title`)."""
+    game.name_default = {"day": timezone.localdate().isoformat(), "players": list(players)}
+    Game.objects.filter(pk=game.pk).update(name_default=game.name_default)
 
 
 def rematch_of(game: Game) -> str | None:
@@ -91,8 +100,8 @@ def show_hints(game_id: str, *, shown: bool) -> Game:
 def rename_game(game_id: str, name: str) -> Game:
     with transaction.atomic():
         game = lock_game(game_id, None)
-        game.name = name
-        return bump(game, "name")
+        game.name, game.name_default = name, None
+        return bump(game, "name", "name_default")
 
 
 @dataclass(frozen=True)

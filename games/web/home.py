@@ -45,6 +45,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
                 form.rules_data,
                 **{option: bool(form.cleaned_data.get(option)) for option in form.kind.options},
             )
+            if not form.cleaned_data.get("name", "").strip():
+                store.name_by_day(game, form.cleaned_players)
             response = redirect(reverse("game", args=[game.pk]) + "?new=1")
             remember_host(response, game, host_key)
             remember_game(request, response, game.pk)

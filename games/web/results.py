@@ -105,7 +105,7 @@ def merge_player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     note = {
         "other": plan.other,
         "changed": merged.changed,
-        "skipped": [{"pk": game.pk, "name": game.name} for game in merged.skipped][
+        "skipped": [{"pk": game.pk, "name": game.title} for game in merged.skipped][
             :MERGED_GAMES_NAMED
         ],
         "more": max(0, len(merged.skipped) - MERGED_GAMES_NAMED),

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 
 import pytest
 from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 
 from games import claims, store
 from games.access import host_cookie_name
 from games.kinds.cards.table import build_table
 from games.models import Game, Seat, Secret
+from games.names import default_game_name
 from games.rules import cards
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game
@@ -84,3 +87,24 @@ def test_the_jacks_values_are_a_compact_grid_under_the_total_now() -> None:
         "games/card_hand.html", {"table": table, "game": make_game(), "oob": True}
     )
     assert 'class="choice-list compact"' in html and "Total now: 0." in html
+
+
+def test_a_name_the_app_made_up_reads_in_each_readers_language() -> None:
+    host = Client(headers={"Accept-Language": "en"})
+    form = {"player": ["Anna", "Ben"], "seat_kind": ["person", "person"], "create": "1"}
+    assert host.post("/", form | {"preset": "thirty"}).status_code == 302
+    game = Game.objects.get()
+    assert game.name_default is not None
+    day = date.fromisoformat(game.name_default["day"])
+    danish = Client(headers={"Accept-Language": "da"}).get(f"/g/{game.pk}/").content.decode()
+    english = Client(headers={"Accept-Language": "en"}).get(f"/g/{game.pk}/").content.decode()
+    with translation.override("da"):
+        assert f"<h1>{default_game_name(['Anna', 'Ben'], day)}</h1>" in danish
+        assert " og Ben" in default_game_name(["Anna", "Ben"], day)
+    with translation.override("en"):
+        assert f"<h1>{default_game_name(['Anna', 'Ben'], day)}</h1>" in english
+    # The API keeps the name as it was made; a name the host gives is the same for everyone.
+    assert Client().get(f"/api/games/{game.pk}").json()["name"] == game.name
+    assert host.post(f"/g/{game.pk}/rename", {"name": "Fredag"}).status_code == 302
+    again = Client(headers={"Accept-Language": "da"}).get(f"/g/{game.pk}/").content.decode()
+    assert "<h1>Fredag</h1>" in again
