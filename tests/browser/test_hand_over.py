@@ -1,0 +1,37 @@
+"""The host hands a seat to the computer when its player leaves, and back, from a phone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+
+WORDS = {
+    "en": ("Someone leaving?", "Let the computer play for Anna", "Give Anna’s seat to a person"),
+    "da": ("Går nogen?", "Lad computeren spille for Anna", "Giv Annas plads til en person"),
+}
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_a_seat_handed_to_the_computer_plays_at_once_and_comes_back(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    leaving, to_computer, to_person = WORDS[language.code]
+    host = open_browser(PHONE, locale=language.locale)
+    create_game(host, ["Anna", "Ben"], language=language)
+    host.get_by_text(leaving).click()
+    host.get_by_role("button", name=to_computer).click()
+    # Anna's turn was due: the computer has rolled it, and the sheet marks it.
+    expect(host.locator("#sheet-rows tr")).to_have_count(1)
+    expect(host.locator("#turn-1 .by-computer")).to_be_visible()
+    host.get_by_text(leaving).click()
+    host.get_by_role("button", name=to_person).click()
+    # Anna's seat is a person's again, with a new link to hand out.
+    expect(host.locator("#seat-link-1")).to_have_attribute("value", re.compile(r"/seat#."))
+    expect(host.locator("#hand-over button", has_text=to_computer)).to_have_count(1)
