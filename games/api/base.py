@@ -21,7 +21,6 @@ from django.views.decorators.csrf import csrf_exempt
 from games import guesses, kinds, rules, store
 from games.access import seat_for_key
 from games.models import Game
-from games.state import State
 from games.translate import rule_error_message
 from games.uploads import upload_limit
 
@@ -219,8 +218,3 @@ def answer(
     """`data` in the shape of `model`, the shape the OpenAPI document promises."""
     shaped = model.model_validate(data).model_dump(mode="json", exclude_unset=True)
     return JsonResponse(shaped, status=status)
-
-
-def state_response(state: State, since: int = 0, status: int = 200) -> HttpResponse:
-    """A dice game's state as JSON, built once per version (games/state.py)."""
-    return HttpResponse(state.body(since), content_type="application/json", status=status)

@@ -24,14 +24,11 @@ from games.api.base import (
     offered,
     parse,
     seat_of,
-    state_response,
 )
 from games.api.openapi import openapi_schema
-from games.kinds import kind_for_rules, kind_of
+from games.kinds import kind_for_rules, kind_of, known_answer
 from games.models import Game, Seat
 from games.names import clean_game_name, clean_player_names, default_game_name
-from games.state import game_state as state_of
-from games.state import known_state
 
 
 @api_view(["POST"])
@@ -114,9 +111,9 @@ def game_detail(request: HttpRequest, game_id: str) -> HttpResponse:
     since = request.GET.get("since")
     if since is not None and not (since.isascii() and since.isdigit() and len(since) <= 6):
         raise ApiError(400, _("“%(field)s” must be a whole number.") % {"field": "since"})
-    state = known_state(game_id)
-    if state is not None:
-        return state_response(state, int(since or 0))
+    shared = known_answer(game_id)
+    if shared is not None:
+        return shared.response(int(since or 0))
     game = Game.objects.get(pk=game_id)
     kind = kind_of(game)
     # Where each seat sees its own, what this viewer's seat may see.
@@ -177,7 +174,8 @@ def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             version = int(raw_version)
         except ValueError:
             raise ApiError(400, _("“version” must be a whole number.")) from None
-    return state_response(state_of(store.undo_last_turn(game.pk, version=version)))
+    undone = store.undo_last_turn(game.pk, version=version)
+    return kind_of(undone).api_detail(undone, None, 0)
 
 
 @require_GET

@@ -154,6 +154,30 @@ class Kind(Protocol):
         ...
 
 
+class SharedAnswer(Protocol):
+    """A game's API state that is the same for every viewer, built once per version by its
+    kind and kept in this process under `(SHARED_ANSWER, game id, version)`."""
+
+    def response(self, since: int = 0, status: int = 200) -> HttpResponse:
+        """The answer; with `since`, a kind whose log is long may leave out earlier rows."""
+        ...
+
+
+SHARED_ANSWER = "api-answer"
+
+
+def known_answer(game_id: str) -> SharedAnswer | None:
+    """The API state of a game at its current version, when its kind shares one answer among
+    every viewer and this process has made it: one cheap query, or none."""
+    from games.cache import current_version, peek  # the cache reads models: imported on use
+
+    version = current_version(game_id)
+    if version is None:
+        return None
+    found: SharedAnswer | None = peek((SHARED_ANSWER, game_id, version))
+    return found
+
+
 class UnknownKindError(LookupError):
     """A kind of game this app does not have."""
 

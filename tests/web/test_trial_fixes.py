@@ -80,12 +80,14 @@ def test_the_jacks_values_are_a_compact_grid_under_the_total_now() -> None:
     jack = cards.Card.from_code("JH")
     hands = ((jack, *start.deal.hands[0][1:]), start.deal.hands[1])
     state = dataclasses.replace(start, deal=dataclasses.replace(start.deal, hands=hands))
-    table = build_table(state.view(0), ["Anna", "Ben"], [False, False], [True, True])
+    with translation.override("en"):
+        table = build_table(state.view(0), ["Anna", "Ben"], [False, False], [True, True])
     choices = next(card.choices for card in table.hand or () if card.face.code == "JH")
     assert len(choices) == 11 and [c.label for c in choices][:2] == ["+0 → 0", "+1 → 1"]
-    html = render_to_string(
-        "games/card_hand.html", {"table": table, "game": make_game(), "oob": True}
-    )
+    with translation.override("en"):
+        html = render_to_string(
+            "games/card_hand.html", {"table": table, "game": make_game(), "oob": True}
+        )
     assert 'class="choice-list compact"' in html and "Total now: 0." in html
 
 

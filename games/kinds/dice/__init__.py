@@ -16,16 +16,15 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import store
 from games.api import models as api_models
-from games.api.base import state_response
 from games.kinds import CARD, CLAIM, Pages, Refusal, Standing
 from games.kinds.dice import api
 from games.kinds.dice.pages import DicePages
+from games.kinds.dice.state import game_state
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.rules.dice.ruleset import MIN_TARGET
 from games.rules.engine import Engine
 from games.spreadsheet import spreadsheet_text
-from games.state import game_state
 
 
 class DiceKind:
@@ -91,7 +90,7 @@ class DiceKind:
         )
 
     def api_detail(self, game: Game, seat: int | None, since: int) -> HttpResponse:
-        return state_response(game_state(game), since)
+        return game_state(game).response(since)
 
     def api_move(self, game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
         return api.play_move(game, seat, body)

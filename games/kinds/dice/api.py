@@ -19,14 +19,13 @@ from games.api.base import (
     json_object,
     offered,
     parse,
-    state_response,
 )
+from games.kinds.dice.state import State
+from games.kinds.dice.state import game_state as state_of
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
 from games.rules.dice.odds import keep_choices, turn_odds
-from games.state import State
-from games.state import game_state as state_of
 
 
 def play_move(game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
@@ -36,7 +35,7 @@ def play_move(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespons
         offered(game, kinds.CARD)  # a card for a dice game: refused as the kind says
     if "total" in body:
         return typed_turn(game, seat, body)
-    return state_response(roll_step(game, seat, body), status=201)
+    return roll_step(game, seat, body).response(status=201)
 
 
 def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
@@ -44,7 +43,7 @@ def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespon
     new = parse(api_models.NewTurn, body)
     turn = dice_rules.Turn(new.total, new.hunt, _target(game, new.target), new.heal)
     recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
-    return state_response(state_of(recorded.game), status=201)
+    return state_of(recorded.game).response(status=201)
 
 
 def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
@@ -87,7 +86,7 @@ def roll(request: HttpRequest, game_id: str) -> HttpResponse:
     """`/roll`: one step of a rolled turn, as `/moves` takes it. 200 with the state."""
     game = Game.objects.get(pk=game_id)
     offered(game, kinds.ROLL)
-    return state_response(roll_step(game, host_or_seat(request, game), json_object(request)))
+    return roll_step(game, host_or_seat(request, game), json_object(request)).response()
 
 
 @api_view(["GET"])

@@ -1,4 +1,4 @@
-"""The game state the JSON API answers (DESIGN.md), built once per game version and process.
+"""The dice games' state as the JSON API answers it (DESIGN.md), once per version and process.
 
 Whatever the game's length, a new version costs about the same: the position comes from
 `store.load_position` (remembered by the process that wrote it, else added up by the
@@ -14,8 +14,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.http import HttpResponse
+
 from games import store
 from games.cache import current_version, peek, remember, remembered
+from games.kinds import SHARED_ANSWER
 from games.models import Game, Seat, Turn
 from games.rules import dice as dice_rules
 
@@ -48,25 +51,21 @@ class State:
         state: dict[str, Any] = json.loads(self.body())
         return state
 
+    def response(self, since: int = 0, status: int = 200) -> HttpResponse:
+        """The API's answer: the same for every viewer, so kept for any request to take
+        (`games.kinds.SharedAnswer`)."""
+        return HttpResponse(self.body(since), content_type="application/json", status=status)
+
 
 def game_state(game: Game) -> State:
     """The state at `game.version` (or a newer one, if the game changed meanwhile)."""
-    known: State | None = peek(("api-state", game.pk, game.version))
+    known: State | None = peek((SHARED_ANSWER, game.pk, game.version))
     if known is not None:
         return known
     state = _build(game)
-    remember(("api-state", game.pk, state.version), state, replace=True)
+    # Kept where the API's generic view finds it (`games.kinds.known_answer`).
+    remember((SHARED_ANSWER, game.pk, state.version), state, replace=True)
     return state
-
-
-def known_state(game_id: str) -> State | None:
-    """A dice game's state at its current version when this process has built it: one cheap
-    query, or none. None otherwise, and for every game whose state is not one for all."""
-    version = current_version(game_id)
-    if version is None:
-        return None
-    known: State | None = peek(("api-state", game_id, version))
-    return known
 
 
 def _build(game: Game) -> State:
