@@ -113,26 +113,16 @@ def play(game_id: str, seat: int, move: Any, *, version: int | None = None) -> P
             game = lock_game(game_id, version)
             engine = _engine(find_kind(game.kind))
             state = load_state(game)
-            number = (
-                Move.objects.filter(game=game)
-                .order_by("-number")
-                .values_list("number", flat=True)
-                .first()
-            ) or 0
+            number = _last_move_number(game)
             if number >= MAX_MOVES:
                 raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
-            computers = frozenset(
-                Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
-            )
+            computers = _computer_seats(game)
             if seat in computers:
                 raise NotYourTurnError
             state, public = state.play(move, seat)
             _store_moves(engine, game, number, [(seat, move, public)])
-            seed = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
-            state, more = _computers_play(engine, game, state, seed, computers, number + 1)
-            game.finished = state.outcome() is not None
-            game = bump(game, "finished", "turn_count")
-            _keep_state(engine, game, state)
+            state, more = _computers_play(engine, game, state, _seed(game), computers, number + 1)
+            game = _settle(engine, game, state)
         return Played(game, state, (*public, *(p for _, _, done in more for p in done)))
     except IntegrityError as error:
         # Another request stored this move's number first.
@@ -143,19 +133,35 @@ def play_computer_moves(game: Game) -> Game:
     """Let the computer seats move whose turn it is (one was just handed a seat), under the
     caller's lock; the game at its new version."""
     engine = _engine(find_kind(game.kind))
-    state = load_state(game)
-    number = (
-        Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True).first()
-    ) or 0
-    computers = frozenset(
-        Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+    state, _ = _computers_play(
+        engine, game, load_state(game), _seed(game), _computer_seats(game), _last_move_number(game)
     )
-    seed = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
-    state, _ = _computers_play(engine, game, state, seed, computers, number)
+    return _settle(engine, game, state)
+
+
+def _settle(engine: Engine[Any, Any, Any], game: Game, state: Any) -> Game:
+    """After moves, under the caller's lock: whether the game is over, the new version, and
+    the state kept at it."""
     game.finished = state.outcome() is not None
     game = bump(game, "finished", "turn_count")
     _keep_state(engine, game, state)
     return game
+
+
+def _last_move_number(game: Game) -> int:
+    last = Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
+    return last.first() or 0
+
+
+def _computer_seats(game: Game) -> frozenset[int]:
+    return frozenset(
+        Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
+    )
+
+
+def _seed(game: Game) -> str:
+    seed: str = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
+    return seed
 
 
 def load_state(game: Game) -> Any:

@@ -61,15 +61,12 @@ def hand_seat_over(game_id: str, position: int, *, to_computer: bool, host_key: 
         seat = Seat.objects.select_for_update().get(game=game, position=position)
         if seat.computer == to_computer:
             return game
-        seat.computer, seat.key_issue, seat.joined_at = to_computer, seat.key_issue + 1, None
+        seat.computer = to_computer
         if to_computer:
             seat.lost_key_hash, seat.lost_reason = seat.key_hash, TO_COMPUTER
-        seat.key_hash = seat.claim_hash = seat.claim_sealed = seat.rematch_link = ""
-        if not to_computer and offers(game, CLAIM):
-            claim = claims.new_claim(host_key, game.pk)
-            seat.claim_hash, seat.claim_sealed = claim.claim_hash, claim.sealed
-        elif not to_computer:
-            seat.key_hash = hash_key(seat_key(host_key, game.pk, position, seat.key_issue))
+        _new_link(game, seat, host_key)
+        if to_computer:  # a computer's seat has no link: it keeps none of the person's
+            seat.key_hash = seat.claim_hash = seat.claim_sealed = ""
         seat.save()
         if not to_computer:
             return bump(game)
@@ -108,14 +105,27 @@ def reissue_seat(game: Game, seat: int, host_key: str) -> str:
     with transaction.atomic():
         locked = lock_game(game.pk, None)
         row = Seat.objects.select_for_update().get(game=locked, position=seat, computer=False)
-        claim = claims.new_claim(host_key, locked.pk)
-        row.key_issue += 1
         row.lost_key_hash, row.lost_reason = row.key_hash, RELINKED
-        row.key_hash, row.joined_at = "", None
-        row.claim_hash, row.claim_sealed = claim.claim_hash, claim.sealed
+        token = _new_link(locked, row, host_key)
         row.save()
         bump(locked)
-    return claim.token
+    return token
+
+
+def _new_link(game: Game, seat: Seat, host_key: str) -> str:
+    """Give `seat` a new link, under the caller's lock: the phone that held the seat loses
+    it, and its rematch link with it. Where seats are claimed, the link is a fresh claim
+    token; elsewhere the next key derived from the host key. Returns the link's key; the
+    caller saves the seat."""
+    seat.key_issue += 1
+    seat.joined_at, seat.rematch_link = None, ""
+    if offers(game, CLAIM):
+        claim = claims.new_claim(host_key, game.pk)
+        seat.key_hash, seat.claim_hash, seat.claim_sealed = "", claim.claim_hash, claim.sealed
+        return claim.token
+    key = seat_key(host_key, game.pk, seat.position, seat.key_issue)
+    seat.key_hash = hash_key(key)
+    return key
 
 
 # -- dice made by the whole table (`Game.table_dice`) ---------------------------------------
