@@ -40,12 +40,19 @@ def seat_cookie_name(game: Game) -> str:
 
 
 def is_host(request: HttpRequest, game: Game) -> bool:
+    host, wrong = _host_key_in_cookie(request, game)
+    if wrong:
+        _wrong_cookie(request, wrong)
+    return host
+
+
+def _host_key_in_cookie(request: HttpRequest, game: Game) -> tuple[bool, str | None]:
+    """Whether the host's cookie holds the host key, and the cookie's name if it holds a
+    wrong one."""
     name = host_cookie_name(game)
     key = request.COOKIES.get(name)
     host = game.check_host_key(key)
-    if key and not host:
-        _wrong_cookie(request, name)
-    return host
+    return host, name if key and not host else None
 
 
 def access_for(request: HttpRequest, game: Game) -> Access:
@@ -53,7 +60,11 @@ def access_for(request: HttpRequest, game: Game) -> Access:
     watcher."""
     name = seat_cookie_name(game)
     key = request.COOKIES.get(name)
-    seat = seat_for_key(game, key)
+    seat, taken_back = _seat_and_notice(game, key)
+    if taken_back is not None:
+        request.__dict__[TAKEN_BACK] = taken_back
+    host, wrong_host_cookie = _host_key_in_cookie(request, game)
+    wrong = [wrong_host_cookie] if wrong_host_cookie else []
     if key and seat is None:
         lost = Seat.objects.filter(game=game, lost_key_hash=hash_key(key))
         found = lost.values_list("lost_reason", "name").first()
@@ -63,8 +74,12 @@ def access_for(request: HttpRequest, game: Game) -> Access:
             request.__dict__[SEAT_LOST] = found
             request.__dict__.setdefault(STALE_COOKIES, set()).add(name)
         else:
-            _wrong_cookie(request, name)  # a made-up key
-    return Access(host=is_host(request, game), seat=seat)
+            wrong.append(name)  # a made-up key
+    for cookie in wrong:
+        # Counted like any wrong key; but beside a right key (a host's phone that still
+        # holds a stale seat cookie, say) never a reason to refuse the right one.
+        _wrong_cookie(request, cookie, refuse=not host and seat is None)
+    return Access(host=host, seat=seat)
 
 
 def seat_lost(request: HttpRequest) -> tuple[str, str] | None:
@@ -73,35 +88,56 @@ def seat_lost(request: HttpRequest) -> tuple[str, str] | None:
     return lost
 
 
-def _wrong_cookie(request: HttpRequest, name: str) -> None:
+def _wrong_cookie(request: HttpRequest, name: str, *, refuse: bool = True) -> None:
     """A key in a cookie that opens nothing counts as a wrong guess, like any other, once;
     the answer deletes the cookie (`StaleKeyCookieMiddleware`), so that a phone holding a
-    link that was replaced counts once and then simply watches."""
+    link that was replaced counts once and then simply watches. A client that has used up
+    its guesses is refused, unless (`refuse=False`) the request holds a right key too."""
     stale: set[str] = request.__dict__.setdefault(STALE_COOKIES, set())
     if name in stale:
         return
     stale.add(name)
-    if guesses.blocked(request):
+    if refuse and guesses.blocked(request):
         raise guesses.TooManyGuessesError
     guesses.wrong_guess(request)
 
 
-# Where a request notes the key cookies that opened nothing (see `_wrong_cookie`), and the
-# seat the host took from this phone (see `seat_lost`).
+# Where a request notes the key cookies that opened nothing (see `_wrong_cookie`), the seat
+# the host took from this phone (see `seat_lost`), and the seat's turn the host last took
+# back (see `seat_taken_back`).
 STALE_COOKIES = "thirty_stale_cookies"
 SEAT_LOST = "thirty_seat_lost"
+TAKEN_BACK = "thirty_taken_back"
 
 
 def seat_for_key(game: Game, key: str | None) -> int | None:
     """The seat a key belongs to, compared in constant time; None for no key or a wrong one."""
+    return _seat_and_notice(game, key)[0]
+
+
+def _seat_and_notice(game: Game, key: str | None) -> tuple[int | None, tuple[int, str] | None]:
+    """The seat a key belongs to, and the turn of it the host last took back (the version,
+    and the turn as the sheet showed it), in the one query every request of a phone makes."""
     if not key:
-        return None
+        return None, None
     wanted = hash_key(key)
-    found = None
-    for position, key_hash in Seat.objects.filter(game=game).values_list("position", "key_hash"):
+    found: tuple[int | None, tuple[int, str] | None] = (None, None)
+    rows = Seat.objects.filter(game=game).values_list(
+        "position", "key_hash", "taken_back_version", "taken_back_label"
+    )
+    for position, key_hash, version, label in rows:
         if key_hash and hmac.compare_digest(wanted, key_hash):
-            found = position
+            found = position, None if version is None else (version, label)
     return found
+
+
+def seat_taken_back(request: HttpRequest, since: int) -> str | None:
+    """The turn of this phone's seat that the host took back after version `since`, as the
+    sheet showed it (`access_for`), if any."""
+    taken_back: tuple[int, str] | None = request.__dict__.get(TAKEN_BACK)
+    if taken_back is None or taken_back[0] <= since:
+        return None
+    return taken_back[1]
 
 
 def remember_host(response: HttpResponse, game: Game, key: str) -> None:

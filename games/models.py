@@ -189,6 +189,10 @@ class Seat(models.Model):
     # When a phone holding this seat last had the game's page open: its event stream says so
     # every heartbeat (`games.presence`), so the table sees who is here and whose phone slept.
     seen_at = models.DateTimeField(null=True, blank=True)
+    # The host took back this seat's last turn at this version: its phone is told, once, by
+    # the next update it gets (`games.web.game`), with the turn as the sheet showed it.
+    taken_back_version = models.PositiveIntegerField(null=True, blank=True)
+    taken_back_label = models.CharField(max_length=20, blank=True, default="")
     # The sum of this seat's cells, kept in the transaction that writes or removes a row:
     # with `Game.last_roller`, all the rules need to go on, read in one small query by any
     # process, however long the game.
@@ -358,3 +362,21 @@ class TableRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} #{self.number} roll {self.step}"
+
+
+class WrongGuesses(models.Model):
+    """How many wrong passwords or keys one client sent in one window of the guess limit
+    (games/guesses.py). A row in the database, counted up in one UPDATE: every process shares
+    it, a restart keeps it, and guesses sent at the same moment are all counted."""
+
+    client = models.CharField(max_length=45)  # an address, or an IPv6 network
+    window = models.PositiveBigIntegerField()  # which window: seconds since the epoch // length
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["client", "window"], name="wrong_guesses_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.client}: {self.count} in window {self.window}"

@@ -102,7 +102,6 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.contenttypes",
     "django_htmx",
-    "django_ratelimit",
     "csp",
     "games",
 ]
@@ -142,6 +141,9 @@ THIRTY_COOLDOWN_MS = 600
 # long: two heartbeats (games/push.py) and a margin (games/presence.py).
 THIRTY_PRESENCE_QUIET_SECONDS: float = 45
 THIRTY_POLL_SECONDS: float = 1
+# Computers move at once; every phone shows their moves one by one, this far apart, so that
+# a person can follow them (static/thirty.js, data-pace). The browser tests shorten it too.
+THIRTY_PACE_MS = 1500
 
 # Optional: a password for creating games and seeing the history (see games/password.py).
 THIRTY_PASSWORD = envsecret("THIRTY_PASSWORD", "")
@@ -189,21 +191,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # The counts of wrong guesses (games/guesses.py), in the database: every process shares
-    # them and they survive a restart, with no service beside the database. The table is
-    # made by migration 0013.
-    "guesses": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "thirty_guesses",
-    },
-}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Wrong guesses of the password or of a key allowed per client address (games/guesses.py),
 # far above what a person mistypes.
 THIRTY_GUESS_RATE = os.getenv("THIRTY_GUESS_RATE", "30/10m")
-RATELIMIT_USE_CACHE = "guesses"
 # How many reverse proxies stand in front of the app, each adding the address it was reached
 # from to X-Forwarded-For: the client is the address the last of them added, never one the
 # client wrote itself. 0: the client is the connection's own address.
@@ -213,7 +205,6 @@ if os.getenv("RATELIMIT_IP_META_KEY"):
         "RATELIMIT_IP_META_KEY is no longer read: a client can write that header itself."
         " Set THIRTY_TRUSTED_PROXIES to the number of reverse proxies in front of the app."
     )
-SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("da", _("Danish"))]

@@ -28,6 +28,7 @@ from games.rules.dice import rolled as rolled_dice
 from games.rules.errors import gettext_noop
 from games.store.errors import NotYourTurnError, StaleVersionError, TurnInProgressError
 from games.store.locking import bump, lock_game
+from games.store.notices import tell_taken_back
 from games.store.seeds import Chance, fresh_seed, request_chance
 from games.store.sheet import add_to_sums, load_position
 
@@ -393,9 +394,12 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         )
         position = dice_rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
         _computers_roll(game, position, computers)
-        return bump(
+        game = bump(
             game, "last_roller", "finished", "turn_count", "undone", "earlier_seeds", "seed_sha256"
         )
+        if removed.roller not in computers:
+            tell_taken_back(game, removed.roller, str(removed.total))
+        return game
 
 
 def _remove(game: Game, last: Turn) -> None:

@@ -41,6 +41,7 @@ from games.access import (
     remember_seat,
     seat_cookie_name,
     seat_lost,
+    seat_taken_back,
 )
 from games.cache import current_version, hear_other_processes
 from games.kinds import kind_of
@@ -147,10 +148,15 @@ def _mark_of(query: QueryDict, version: int | None) -> Mark:
 
 def _update(request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:
     """What is new for this follower since `mark`: for `/live` and for the page's stream. A
-    phone whose seat the host just took is told so with it."""
+    phone whose seat the host just took, or whose turn the host took back, is told so with
+    it."""
     update = kind_of(game).pages.update(request, game, access, mark)
+    context: dict[str, object] = {"oob": True}
     if (lost := seat_lost(request)) is not None:
-        context = {"lost": lost, "oob": True}
+        context["lost"] = lost
+    elif not access.host and (taken_back := seat_taken_back(request, mark.version)) is not None:
+        context["taken_back"] = taken_back
+    if len(context) > 1:
         notice = render_to_string("games/seat_notice.html", context, request)
         update = dataclasses.replace(update, body=update.body + notice)
     return update

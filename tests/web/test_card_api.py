@@ -132,25 +132,28 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
     rng = random.Random(seed)
     players = ["Anna", "Ben", {"name": "Robot", "computer": True}]
     game = new_game(client, players, tokens=1, queens=seed == 1, fewer_jacks=seed == 2)
-    # Claim links read too: first unclaimed, then used, then one the host reissued.
+    # Claim links are read after every move too: each stays unclaimed until its seat's first
+    # turn comes, while every hand holds cards, then used; then one the host reissued, left
+    # unclaimed until its seat's next turn.
     links: list[str] = [game["seat_keys"][0], game["seat_keys"][1]]
-    keys = {1: claim(client, game, 1), 2: claim(client, game, 2)}
-    phones: dict[int | None, Client] = {seat: CheckedClient() for seat in keys}
-    for seat, phone in phones.items():
-        assert seat is not None
-        phone.cookies[f"thirty_seat_{game['id']}"] = keys[seat]
+    unclaimed = {1: links[0], 2: links[1]}
+    keys: dict[int, str] = {}
+    phones: dict[int | None, Client] = {seat: CheckedClient() for seat in (1, 2)}
     host = CheckedClient()
     host.cookies[f"thirty_host_{game['id']}"] = game["host_key"]
     viewers: dict[int | None, Client] = {None: CheckedClient(), 0: host}
     viewers.update(phones)
     row = Game.objects.get(pk=game["id"])
+    hands_seen_unclaimed = 0
     for _ in range(200):
         row.refresh_from_db()
         state = tournaments.load_tournament(row)
         hands = {seat: {card.code for card in hand} for seat, hand in enumerate(state.deal.hands)}
         for who, viewer in viewers.items():
-            own = hands[who - 1] if who else set()  # 0 is the host: no seat of its own
+            own = hands[who - 1] if who in keys else set()  # 0 is the host: no seat of its own
             hidden = set().union(*(h for s, h in hands.items() if s + 1 != who)) - own
+            if who and who not in keys:
+                hidden |= hands[who - 1]  # a seat nobody claimed yet shows no hand at all
             if state.finished:
                 hidden = set()  # the seed reveals every deal once it is over
             answers = [
@@ -158,10 +161,14 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
                 viewer.get(f"/g/{row.pk}/live?v=0").content.decode(),
                 viewer.get(f"/g/{row.pk}/sheet.csv").content.decode(),
             ]
-            headers = {"X-Seat-Key": keys[who]} if who else {}
+            # The host reads with its own key: it shows the host's controls, never a hand.
+            headers = {"X-Host-Key": game["host_key"]} if who == 0 else {}
+            if who in keys:
+                headers = {"X-Seat-Key": keys[who]}
             answers.append(viewer.get(f"/api/games/{row.pk}", headers=headers).content.decode())
             if who is None:
-                answers += [read_with_link(row.pk, link) for link in links]
+                answers += [read_with_link(row.pk, link) for link in unclaimed.values()]
+                hands_seen_unclaimed += len(unclaimed) if not state.finished else 0
             for answer in answers:
                 # A card face up on the pile is public even while a hand holds its twin code:
                 # no two cards share a code, so a code in another hand is never on the pile.
@@ -170,18 +177,25 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
         if state.finished:
             break
         mover = state.to_move()
-        assert mover is not None and mover + 1 in keys
-        if len(links) == 2 and mover == 0:
-            # Anna's phone is lost: the host gives her seat a new link, which shows nothing
-            # until a phone claims it.
-            url = f"/api/games/{row.pk}/seats/1/reissue"
-            links.append(
-                post(client, url, {}, **{"X-Host-Key": game["host_key"]}).json()["seat_key"]
-            )
-            assert "hand" not in read_with_link(row.pk, links[-1])
-            keys[1] = claim(client, {"id": row.pk, "seat_keys": [links[-1]]}, 1)
-            phones[1].cookies[f"thirty_seat_{row.pk}"] = keys[1]
+        assert mover is not None and mover in (0, 1)
+        if mover + 1 not in keys:
+            # The seat's turn: its phone claims its link now.
+            link = unclaimed.pop(mover + 1)
+            keys[mover + 1] = claim(client, {"id": row.pk, "seat_keys": [link] * 2}, mover + 1)
+            phones[mover + 1].cookies[f"thirty_seat_{row.pk}"] = keys[mover + 1]
             row.refresh_from_db()
+            if len(links) == 2 and len(keys) == 2:
+                # Anna's phone is lost: the host gives her seat a new link, which shows
+                # nothing until a phone claims it.
+                url = f"/api/games/{row.pk}/seats/1/reissue"
+                answer = post(client, url, {}, **{"X-Host-Key": game["host_key"]})
+                links.append(answer.json()["seat_key"])
+                unclaimed[1] = links[-1]
+                del keys[1]
+                phones[1].cookies.pop(f"thirty_seat_{row.pk}")
+                row.refresh_from_db()
+                if mover == 0:
+                    continue  # read once more while it is unclaimed; Anna claims it then
         move = rng.choice(state.legal_moves())
         response = post(
             client,
@@ -190,6 +204,7 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
             **{"X-Seat-Key": keys[mover + 1]},
         )
         assert response.status_code == 201, response.content
+    assert hands_seen_unclaimed > 0  # links were read while they could still claim a hand
 
 
 def test_a_move_the_rules_refuse_changes_nothing(client: Client) -> None:

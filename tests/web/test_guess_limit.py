@@ -161,3 +161,54 @@ def stop(server: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait(timeout=20)
+
+
+def test_a_right_cookie_beside_a_wrong_one_is_never_refused(client: Client) -> None:
+    """A host's phone that still holds a stale seat cookie (or a seat's phone with a stale
+    host cookie) is let in by its right key, however many wrong guesses came from its
+    address; the wrong cookie still counts."""
+    game = new_game(client, "cards")
+    claim = f"/api/games/{game['id']}/seats/1/claim"
+    seat_key = post(client, claim, {}, **{"X-Seat-Key": game["seat_keys"][0]}).json()["seat_key"]
+    url = f"/api/games/{game['id']}/seats/2/reissue"
+    for _ in range(LIMIT):
+        post(client, url, {}, **{"X-Host-Key": "wrong"})
+    assert post(client, url, {}, **{"X-Host-Key": "wrong"}).status_code == 429
+    pages = []
+    for right, wrong in (("host", "seat"), ("seat", "host")):
+        phone = Client()
+        phone.cookies[f"thirty_{right}_{game['id']}"] = (
+            game["host_key"] if right == "host" else seat_key
+        )
+        phone.cookies[f"thirty_{wrong}_{game['id']}"] = f"a stale {wrong} key"
+        page = phone.get(f"/g/{game['id']}/")
+        assert page.status_code == 200
+        pages.append(page.content.decode())
+    assert "Host link" in pages[0] and 'id="hand"' in pages[1]
+    stale = Client()
+    stale.cookies[f"thirty_host_{game['id']}"] = "a stale host key"
+    assert stale.get(f"/g/{game['id']}/").status_code == 429  # nothing right: refused
+
+
+@pytest.mark.django_db(transaction=True)
+def test_wrong_guesses_sent_at_once_are_all_counted() -> None:
+    """Counted in one UPDATE each: threads guessing at the same moment lose no count."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+    from django.test import RequestFactory
+
+    from games import guesses
+    from games.models import WrongGuesses
+
+    request = RequestFactory().get("/", REMOTE_ADDR="192.0.2.55")
+
+    def guess(_: int) -> None:
+        try:
+            guesses.wrong_guess(request)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(guess, range(200)))
+    assert WrongGuesses.objects.get(client="192.0.2.55").count == 200

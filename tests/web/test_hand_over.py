@@ -102,3 +102,24 @@ def test_a_new_link_for_a_lost_phone_is_asked_first() -> None:
     assert Client().get(f"/g/{game.pk}/seats/2/reissue").status_code == 403
     assert host.post(f"/g/{game.pk}/seats/2/reissue").status_code == 302
     assert 'id="hand"' not in ben.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_the_phone_whose_turn_the_host_took_back_is_told_once() -> None:
+    host = Client()
+    game = create(host, "thirty")
+    anna = seat_phone(host, game, 0)
+    ben = seat_phone(host, game, 1)
+    assert host.post(f"/g/{game.pk}/turn", {"total": "25"}).status_code in (200, 302)
+    assert host.post(f"/g/{game.pk}/turn", {"total": "28"}).status_code in (200, 302)
+    seen = Game.objects.get(pk=game.pk).version
+    assert host.post(f"/g/{game.pk}/undo").status_code in (200, 302)
+    assert Turn.objects.filter(game=game).count() == 1
+    told = "The host took back your turn (28)."
+    live = ben.get(f"/g/{game.pk}/live", {"v": str(seen), "n": "2"}).content.decode()
+    assert told in live and 'id="seat-notice" hx-swap-oob="true"' in live
+    # Only Ben's phone, and only by an update from before the undo: told once.
+    assert told not in anna.get(f"/g/{game.pk}/live", {"v": str(seen), "n": "2"}).content.decode()
+    assert told not in Client().get(f"/g/{game.pk}/live", {"v": str(seen)}).content.decode()
+    now = Game.objects.get(pk=game.pk).version
+    assert host.post(f"/g/{game.pk}/turn", {"total": "20"}).status_code in (200, 302)
+    assert told not in ben.get(f"/g/{game.pk}/live", {"v": str(now), "n": "1"}).content.decode()
