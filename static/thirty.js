@@ -323,6 +323,42 @@
     dealBanner()?.setAttribute("hidden", "");
   });
 
+  // Computers move at once on the server; every phone shows their moves one by one, PACE_MS
+  // apart and highlighted, so that a person can follow them. The templates mark each
+  // computer move with data-pace (its key) and data-pace-order (its place in the game), and
+  // what sums the moves up (the card table's total and pile) with data-pace-after, which is
+  // dimmed until they have all been shown. A move already on the page when it opened, or
+  // already shown, is not shown again when an update draws it anew.
+  const PACE_MS = Number(document.body.dataset.paceMs) || 1500;
+  const paceShown = new Set();
+  let pacePending = [];
+  let paceNewest = null;
+  let paceTimer = null;
+  const paced = () => [...document.querySelectorAll("[data-pace]")];
+  const paceDraw = () => {
+    const waiting = new Set(pacePending);
+    for (const el of paced()) {
+      el.classList.toggle("pace-wait", waiting.has(el.dataset.pace));
+      el.classList.toggle("pace-new", el.dataset.pace === paceNewest);
+    }
+    for (const el of document.querySelectorAll("[data-pace-after]")) el.classList.toggle("pace-wait", waiting.size > 0);
+  };
+  const paceStep = () => {
+    paceNewest = pacePending.shift();
+    paceShown.add(paceNewest);
+    paceDraw();
+    paceTimer = pacePending.length ? setTimeout(paceStep, PACE_MS) : null;
+  };
+  const onPace = () => {
+    const fresh = paced().filter((el) => !paceShown.has(el.dataset.pace));
+    fresh.sort((a, b) => Number(a.dataset.paceOrder) - Number(b.dataset.paceOrder));
+    for (const el of fresh) if (!pacePending.includes(el.dataset.pace)) pacePending.push(el.dataset.pace);
+    paceDraw();
+    if (pacePending.length && paceTimer === null) paceTimer = setTimeout(paceStep, 0);
+  };
+  document.addEventListener("DOMContentLoaded", () => { for (const el of paced()) paceShown.add(el.dataset.pace); });
+  document.body.addEventListener("htmx:afterSettle", onPace);
+
   // Replay: the arrow keys step through the turns.
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, select, textarea")) return;

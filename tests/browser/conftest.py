@@ -30,6 +30,7 @@ LIVE_TIMEOUT_MS = 5_000
 # while a test's database is being torn down.
 QUICK_COOLDOWN_MS = 50
 QUICK_POLL_SECONDS = 0.25
+QUICK_PACE_MS = 50
 
 
 @pytest.fixture(scope="session")
@@ -53,6 +54,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _quick_pace(request: pytest.FixtureRequest, settings: Any) -> None:
     if request.node.get_closest_marker("real_pace") is None:
         settings.THIRTY_COOLDOWN_MS = QUICK_COOLDOWN_MS
+        settings.THIRTY_PACE_MS = QUICK_PACE_MS
 
 
 @pytest.fixture

@@ -105,11 +105,21 @@ def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
     robot = Turn.objects.get(roller=1)
     assert robot.rolls is not None
     page = host.get(f"/g/{game.pk}/").content.decode()
-    assert "Robot’s turn 2:" in page
-    assert page.count('class="dice-row recap-roll"') == len(robot.rolls)
+    assert "Robot’s turn 2" in page  # the name in the genitive (games.names.possessive)
+    # Each roll is one step a phone shows at a table's pace, in the order they fell.
+    rolls = re.findall(
+        r'recap-roll" data-pace="roll-2-\d+" data-pace-order="(\d+)">(.*?)</div>', page, re.S
+    )
+    orders = [int(order) for order, _ in rolls]
+    assert len(rolls) == len(robot.rolls) and orders == sorted(orders)
     first = robot.rolls[0]["dice"]
-    labels = re.findall(r'recap-roll">(.*?)</div>', page, re.S)[0]
-    assert re.findall(r'aria-label="(\d)"', labels) == [str(d) for d in first]
+    assert re.findall(r'aria-label="(\d)"', rolls[0][1]) == [str(d) for d in first]
+    # The total comes after the rolls, then the computer's row of the sheet.
+    total = re.search(r'class="recap-total" data-pace="total-2" data-pace-order="(\d+)"', page)
+    row = re.search(r'id="turn-2"[^>]*data-pace="row-2" data-pace-order="(\d+)"', page)
+    assert total and row and page.index("recap-total") > page.rindex('data-pace="roll-2-')
+    assert orders[-1] < int(total[1]) < int(row[1])
+    assert f"<strong>{robot.total}</strong>" in page[page.index("recap-total") :]
 
 
 def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:

@@ -93,12 +93,22 @@ class DealRow:
 
 
 @dataclass(frozen=True)
+class LogLine:
+    """One of the latest moves in words. `number` is its place in the tournament's log, so a
+    phone shows each computer's move once, at a table's pace (`data-pace`)."""
+
+    text: str
+    number: int
+    by_computer: bool
+
+
+@dataclass(frozen=True)
 class Table:
     view: cards.CardView
     seats: tuple[SeatRow, ...]
     pile_top: Face | None
     hand: tuple[HandCard, ...] | None  # None for a watcher
-    log: tuple[str, ...]  # the latest moves in words, newest first
+    log: tuple[LogLine, ...]  # the latest moves, newest first
     deals: tuple[DealRow, ...]
     my_turn: bool
 
@@ -174,20 +184,26 @@ def build_table(
         seats=seats,
         pile_top=None if view.pile_top is None else face(view.pile_top),
         hand=hand,
-        log=tuple(describe(event, names) for event in reversed(_worth_saying(view.log))),
+        log=tuple(
+            LogLine(describe(event, names), number, computers[seat] if seat is not None else False)
+            for number, event, seat in reversed(_worth_saying(view.log))
+        ),
         deals=tuple(deal_row(record, names) for record in view.deals),
         my_turn=my_turn,
     )
 
 
-def _worth_saying(log: Sequence[cards.Event]) -> list[cards.Event]:
-    """The latest events a table wants to read: every card, loss and deal, but not each
+def _worth_saying(log: Sequence[cards.Event]) -> list[tuple[int, cards.Event, int | None]]:
+    """The latest events a table wants to read, each with its place in the log and the seat
+    that made it (None for the deal's own events): every card, loss and deal, but not each
     ordinary draw (a card played is always followed by one)."""
-    said: list[cards.Event] = []
-    for event in reversed(log):
+    said: list[tuple[int, cards.Event, int | None]] = []
+    for number in range(len(log) - 1, -1, -1):
+        event = log[number]
         if isinstance(event, cards.Drew) and event.count:
             continue
-        said.append(event)
+        seat = event.seat if isinstance(event, cards.Played | cards.Drew | cards.Lost) else None
+        said.append((number, event, seat))
         if len(said) == LOG_SHOWN:
             break
     return said[::-1]

@@ -142,6 +142,7 @@ class Recap:
     total: int
     rolls: tuple[tuple[Die, ...], ...]
     hunt_rolls: tuple[tuple[Die, ...], ...]
+    by_computer: bool  # every phone shows a computer's rolls at a table's pace (data-pace)
 
 
 def recap_of(game: Game, names: Sequence[str]) -> Recap | None:
@@ -149,12 +150,12 @@ def recap_of(game: Game, names: Sequence[str]) -> Recap | None:
     last = (
         Turn.objects.filter(game=game)
         .order_by("-number")
-        .values_list("number", "roller", "total", "rolls", "hunt_rolls")
+        .values_list("number", "roller", "total", "rolls", "hunt_rolls", "by_computer")
         .first()
     )
     if last is None:
         return None
-    number, roller, total, rolls, hunt_rolls = last
+    number, roller, total, rolls, hunt_rolls, by_computer = last
     if rolls is None:
         return None  # typed in from the table's own dice
     margin = total - game.rules.beat_above
@@ -167,6 +168,7 @@ def recap_of(game: Game, names: Sequence[str]) -> Recap | None:
             tuple(Die(face, i, hit=face == margin) for i, face in enumerate(hunt["dice"]))
             for hunt in hunt_rolls or ()
         ),
+        by_computer,
     )
 
 

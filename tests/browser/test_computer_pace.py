@@ -1,0 +1,129 @@
+"""Computers move at once on the server, and every phone shows their moves one by one at a
+table's pace, highlighted: a dice computer's rolls, then its total, then its row; a card
+computer's cards in the latest moves, the table's total dimmed until they are all shown."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from playwright.sync_api import expect
+
+from games import store
+from games.kinds.cards import tournaments
+from games.rules import cards
+from games.rules import dice as dice_rules
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Records when each paced move comes in (gets `pace-new`), first time only, in page time.
+WATCH_REVEALS = """() => {
+  window.reveals = [];
+  const seen = new Set();
+  new MutationObserver(() => {
+    for (const el of document.querySelectorAll("[data-pace].pace-new")) {
+      if (seen.has(el.dataset.pace)) continue;
+      seen.add(el.dataset.pace);
+      window.reveals.push([el.dataset.pace, performance.now()]);
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+
+
+def reveals(page: Any, count: int) -> list[tuple[str, float]]:
+    page.wait_for_function(f"() => window.reveals.length >= {count}", timeout=30_000)
+    shown: list[tuple[str, float]] = [tuple(pair) for pair in page.evaluate("window.reveals")]
+    return shown
+
+
+def assert_paced(shown: list[tuple[str, float]], pace_ms: int) -> None:
+    gaps = [later - earlier for (_, earlier), (_, later) in pairwise(shown)]
+    # Each move stays the newest for the pace (a little less, for the timer's slack).
+    assert gaps and min(gaps) >= pace_ms * 0.9, gaps
+
+
+@pytest.mark.real_pace  # 1.5 s a move, as a table has it
+def test_a_dice_computers_rolls_then_total_then_row_come_one_by_one(
+    open_browser: Callable[..., Any],
+) -> None:
+    watch_dice(open_browser, ENGLISH, django_settings.THIRTY_PACE_MS)
+
+
+def test_a_dice_computers_turn_is_paced_in_danish_too(
+    open_browser: Callable[..., Any], settings: Any
+) -> None:
+    settings.THIRTY_PACE_MS = 300
+    watch_dice(open_browser, DANISH, 300)
+
+
+def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: int) -> None:
+    game, _ = store.create_game(
+        "Pace", ["Anna", "Bot 1", "Bot 2"], dice_rules.RuleSet(), computers=[1, 2]
+    )
+    phone = open_browser(PHONE, locale=language.locale)
+    phone.goto(f"/g/{game.pk}/")
+    expect(phone.locator("#sheet-rows tr")).to_have_count(0)
+    phone.evaluate(WATCH_REVEALS)
+    store.record_turn(game.pk, dice_rules.Turn(27))  # Anna's turn, typed in at the table
+    robot = game.turns.get(number=3)
+    rolls = [f"roll-3-{n}" for n in range(1, len(robot.rolls or []) + 1)]
+    hunts = [f"hunt-3-{n}" for n in range(1, len(robot.hunt_rolls or []) + 1)]
+    # Turn 2's row, then turn 3 again: its rolls, its total once the dice have fallen, the
+    # hunt where it beat the target, and its row.
+    expected = ["row-2", *rolls, "total-3", *hunts, "row-3"]
+    shown = reveals(phone, len(expected))
+    assert [key for key, _ in shown] == expected
+    assert_paced(shown, pace_ms)
+    expect(phone.locator("#turn-3")).to_be_visible()
+    expect(phone.locator("#turn-3 .by-computer")).to_be_visible()
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_a_card_computers_moves_are_shown_one_by_one_and_marked(
+    open_browser: Callable[..., Any], settings: Any, language: Language
+) -> None:
+    settings.THIRTY_PACE_MS = 300
+    game, _ = tournaments.create_card_game(
+        "Pace",
+        [
+            store.Player("Anna"),
+            store.Player("Bo", computer=True),
+            store.Player("Cy", computer=True),
+        ],
+        cards.CardRules(),
+    )
+    phone = open_browser(PHONE, locale=language.locale)
+    phone.goto(f"/g/{game.pk}/")
+    expect(phone.locator("#running-total")).to_be_visible()
+    phone.evaluate(WATCH_REVEALS)
+    # Anna plays until the computers answer with two moves or more at once (a deal that
+    # ends can leave the next move to her again).
+    for _ in range(10):
+        state = tournaments.load_tournament(game)
+        assert state.to_move() == 0
+        played = store.play(game.pk, 0, state.legal_moves()[0])
+        shown_version = "v => Number(document.body.dataset.version) >= v"
+        phone.wait_for_function(shown_version, arg=played.game.version)
+        fresh = phone.evaluate(
+            "() => new Set([...document.querySelectorAll('.card-log [data-pace]')]"
+            ".map(el => el.dataset.pace).filter(key => !window.reveals.some(([k]) => k === key)))"
+            ".size + window.reveals.length"
+        )
+        if fresh >= 2:
+            break
+    # The computers' cards come in one by one, each marked as the computer's.
+    shown = reveals(phone, fresh)
+    assert all(key.startswith("move-") for key, _ in shown)
+    assert [int(key[5:]) for key, _ in shown] == sorted(int(key[5:]) for key, _ in shown)
+    assert_paced(shown, 300)
+    assert phone.locator("#card-area .card-log li .by-computer").count() >= 2
+    # Once every move is shown, the table's total is no longer dimmed.
+    expect(phone.locator(".table-center")).not_to_have_class(
+        re.compile("pace-wait"), timeout=10_000
+    )
