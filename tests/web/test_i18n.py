@@ -187,6 +187,9 @@ BAD_DANISH = {
     "trækkene er": "her spiller man kort (træk is drawing from the stock)",
     "Næste kort møder": "Bunkens farve",
     "hænderne": "kortene (på hånden)",
+    "frøet": "startværdien (seed)",
+    "forbliver offentlig": "er stadig offentlig",
+    "Hver slået tur": "Hver tur, appen slog",
 }
 
 
