@@ -105,7 +105,10 @@ def reissue_seat(game: Game, seat: int, host_key: str) -> str:
     with transaction.atomic():
         locked = lock_game(game.pk, None)
         row = Seat.objects.select_for_update().get(game=locked, position=seat, computer=False)
-        row.lost_key_hash, row.lost_reason = row.key_hash, RELINKED
+        if row.key_hash:
+            # A link reissued again before anyone claimed it: the phone that held the seat
+            # last is still the one to tell.
+            row.lost_key_hash, row.lost_reason = row.key_hash, RELINKED
         token = _new_link(locked, row, host_key)
         row.save()
         bump(locked)

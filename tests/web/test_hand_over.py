@@ -123,3 +123,14 @@ def test_the_phone_whose_turn_the_host_took_back_is_told_once() -> None:
     now = Game.objects.get(pk=game.pk).version
     assert host.post(f"/g/{game.pk}/turn", {"total": "20"}).status_code in (200, 302)
     assert told not in ben.get(f"/g/{game.pk}/live", {"v": str(now), "n": "1"}).content.decode()
+
+
+def test_a_link_reissued_twice_before_a_claim_still_tells_the_phone_that_lost_it() -> None:
+    host = Client()
+    game = create(host, "cards")
+    ben = seat_phone(host, game, 1)
+    for _ in range(2):  # the host taps "new link" again before Ben has claimed the first
+        assert host.post(f"/g/{game.pk}/seats/2/reissue").status_code == 302
+    page = ben.get(f"/g/{game.pk}/")
+    assert page.status_code == 200
+    assert "The host gave Ben’s seat a new link" in page.content.decode()

@@ -78,3 +78,24 @@ def test_no_turn_is_rolled_twice_and_every_roll_re_derives(client: Client, seed:
                 assert faces == list(seeded_dice(seed_of_turn, turn["number"], step, len(faces)))
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize(
+    ("headers", "policy"),
+    [
+        ({}, ("A turn the app rolled stays", "An undo never goes back past dice")),
+        (
+            {"Accept-Language": "da"},
+            ("En tur, appen slog, bliver stående", "aldrig fortryde sig tilbage forbi terninger"),
+        ),
+    ],
+    ids=["en", "da"],
+)
+def test_the_rules_page_states_the_undo_policy(
+    client: Client, headers: dict[str, str], policy: tuple[str, ...]
+) -> None:
+    """The policy the undo follows is written where the table reads the rules."""
+    page = " ".join(client.get("/rules/", headers=headers).content.decode().split())
+    assert 'id="fair-dice"' in page
+    for words in policy:
+        assert words in page
