@@ -6,17 +6,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LAPTOP, PHONE
-from tests.browser.helpers import create_game, tap
+from tests.browser.helpers import DANISH, ENGLISH, Language, create_game, tap
 
 
-def test_the_table_screen_follows_live_with_no_controls(open_browser: Callable[..., Any]) -> None:
-    host = open_browser(PHONE)
-    create_game(host, ["Anna", "Ben"])
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_the_table_screen_follows_live_with_no_controls(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    host = open_browser(PHONE, locale=language.locale)
+    create_game(host, ["Anna", "Ben"], language=language)
     game_path = host.url.split("?")[0].split("://", 1)[1].split("/", 1)[1]
-    screen = open_browser(LAPTOP)
+    screen = open_browser(LAPTOP, locale=language.locale)
     screen.goto(f"/{game_path}table")
     expect(screen.locator("html")).to_have_class("table-screen")
     expect(screen.locator("#join-code")).to_be_visible()

@@ -81,18 +81,19 @@ def test_the_phone_whose_turn_it_is_is_told_and_the_others_hear_whose_it_is(
     assert len(ben.evaluate("window.vibrations")) == 1
 
 
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
 def test_a_seat_s_phone_follows_the_rematch_in_its_own_seat(
-    open_browser: Callable[..., Any],
+    open_browser: Callable[..., Any], language: Language
 ) -> None:
-    host = open_browser(PHONE)
-    create_game(host, ["Anna", "Ben"], start_points=1)
-    ben = phone(open_browser, ENGLISH, host.locator("#seat-link-2").input_value())
+    host = open_browser(PHONE, locale=language.locale)
+    create_game(host, ["Anna", "Ben"], start_points=1, language=language)
+    ben = phone(open_browser, language, host.locator("#seat-link-2").input_value())
     old = ben.url
     tap(host, "33")
     tap(host, "1")  # Ben is out: the game is over
-    host.get_by_role("button", name="Rematch").click()
+    host.get_by_role("button", name=language.rematch).click()
     expect(ben).not_to_have_url(old, timeout=15_000)
     # In the rematch Ben's phone holds Ben's seat: no new link was handed out.
     expect(ben.locator("#turn-signal")).to_have_attribute("data-my-seat", "1")
-    expect(ben.get_by_role("button", name=WORDS["en"]["sound"])).to_be_visible()
+    expect(ben.get_by_role("button", name=WORDS[language.code]["sound"])).to_be_visible()
     expect(host.locator("#seat-links")).to_contain_text("Ben")
