@@ -326,12 +326,14 @@
   // Computers move at once on the server; every phone shows their moves one by one, PACE_MS
   // apart and highlighted, so that a person can follow them. The templates mark each
   // computer move with data-pace (its key) and data-pace-order (its place in the game), and
-  // what sums the moves up (the card table's total and pile) with data-pace-after, which is
-  // dimmed until they have all been shown. A move already on the page when it opened, or
-  // already shown, is not shown again when an update draws it anew.
+  // what sums the moves up with data-pace-after: hidden (="hide": the dice sheet's points,
+  // chart and status, which would tell the dice before they fall) or dimmed (the card table's
+  // total and pile) until the moves have all been shown. A move already on the page when it
+  // opened, or already shown, is not shown again when an update draws it anew.
   const PACE_MS = Number(document.body.dataset.paceMs) || 1500;
   const paceShown = new Set();
   let pacePending = [];
+  const paceOrder = new Map();
   let paceNewest = null;
   let paceTimer = null;
   const paced = () => [...document.querySelectorAll("[data-pace]")];
@@ -350,13 +352,21 @@
     paceTimer = pacePending.length ? setTimeout(paceStep, PACE_MS) : null;
   };
   const onPace = () => {
-    const fresh = paced().filter((el) => !paceShown.has(el.dataset.pace));
-    fresh.sort((a, b) => Number(a.dataset.paceOrder) - Number(b.dataset.paceOrder));
-    for (const el of fresh) if (!pacePending.includes(el.dataset.pace)) pacePending.push(el.dataset.pace);
+    for (const el of paced()) {
+      const key = el.dataset.pace;
+      if (paceShown.has(key) || pacePending.includes(key)) continue;
+      pacePending.push(key);
+      paceOrder.set(key, Number(el.dataset.paceOrder));
+    }
+    // The parts of one update come in one by one (each region is swapped on its own).
+    pacePending.sort((a, b) => paceOrder.get(a) - paceOrder.get(b));
     paceDraw();
     if (pacePending.length && paceTimer === null) paceTimer = setTimeout(paceStep, 0);
   };
   document.addEventListener("DOMContentLoaded", () => { for (const el of paced()) paceShown.add(el.dataset.pace); });
+  // As each region is swapped in, so that no new number shows for a moment before it waits.
+  document.body.addEventListener("htmx:afterSwap", onPace);
+  document.body.addEventListener("htmx:oobAfterSwap", onPace);
   document.body.addEventListener("htmx:afterSettle", onPace);
 
   // Replay: the arrow keys step through the turns.

@@ -71,6 +71,11 @@ def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: in
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)
     phone.evaluate(WATCH_REVEALS)
     store.record_turn(game.pk, dice_rules.Turn(27))  # Anna's turn, typed in at the table
+    # Until the computers' dice have fallen on this phone, the points would tell them.
+    phone.wait_for_function("() => window.reveals.length >= 1")
+    if pace_ms >= 1000:
+        for spoiler in ("#sheet-foot", "#status"):
+            expect(phone.locator(spoiler)).to_have_class(re.compile("pace-wait"))
     robot = game.turns.get(number=3)
     rolls = [f"roll-3-{n}" for n in range(1, len(robot.rolls or []) + 1)]
     hunts = [f"hunt-3-{n}" for n in range(1, len(robot.hunt_rolls or []) + 1)]
@@ -81,6 +86,7 @@ def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: in
     assert [key for key, _ in shown] == expected
     assert_paced(shown, pace_ms)
     expect(phone.locator("#turn-3")).to_be_visible()
+    expect(phone.locator("#sheet-foot")).not_to_have_class(re.compile("pace-wait"))
     expect(phone.locator("#turn-3 .by-computer")).to_be_visible()
 
 

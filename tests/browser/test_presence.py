@@ -13,7 +13,7 @@ from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
 
 WORDS = {
     "en": ("Ben: not here yet", "Ben’s phone is asleep"),
-    "da": ("Ben: ikke kommet endnu", "Bens telefon sover"),
+    "da": ("Ben er ikke kommet endnu", "Bens telefon sover"),
 }
 
 
