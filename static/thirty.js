@@ -344,6 +344,7 @@
       el.classList.toggle("pace-new", el.dataset.pace === paceNewest);
     }
     for (const el of document.querySelectorAll("[data-pace-after]")) el.classList.toggle("pace-wait", waiting.size > 0);
+    document.body.classList.toggle("pacing", waiting.size > 0);
   };
   const paceStep = () => {
     paceNewest = pacePending.shift();

@@ -51,6 +51,18 @@ def watcher(client: Any) -> Any:
 
 
 @pytest.fixture(autouse=True)
+def _english_to_start() -> Generator[None, None, None]:
+    """Each test starts in English: a request in Danish leaves its language active in the
+    thread (LocaleMiddleware activates it and never deactivates it), which a later test's
+    words made outside a request would otherwise be in."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Generator[None, None, None]:
     """Each test starts with no counted wrong guesses (games/guesses.py)."""
     yield

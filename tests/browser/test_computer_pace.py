@@ -76,16 +76,25 @@ def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: in
     if pace_ms >= 1000:
         for spoiler in ("#sheet-foot", "#status"):
             expect(phone.locator(spoiler)).to_have_class(re.compile("pace-wait"))
-    robot = game.turns.get(number=3)
-    rolls = [f"roll-3-{n}" for n in range(1, len(robot.rolls or []) + 1)]
-    hunts = [f"hunt-3-{n}" for n in range(1, len(robot.hunt_rolls or []) + 1)]
-    # Turn 2's row, then turn 3 again: its rolls, its total once the dice have fallen, the
-    # hunt where it beat the target, and its row.
-    expected = ["row-2", *rolls, "total-3", *hunts, "row-3"]
+    # Each computer's turn again, in order: its heading, its rolls, its total once the dice
+    # have fallen, the hunt where it beat the target, and its row.
+    expected = []
+    for number in (2, 3):
+        robot = game.turns.get(number=number)
+        expected += [
+            f"head-{number}",
+            *(f"roll-{number}-{n}" for n in range(1, len(robot.rolls or []) + 1)),
+            f"total-{number}",
+            *(f"hunt-{number}-{n}" for n in range(1, len(robot.hunt_rolls or []) + 1)),
+            f"row-{number}",
+        ]
     shown = reveals(phone, len(expected))
     assert [key for key, _ in shown] == expected
     assert_paced(shown, pace_ms)
     expect(phone.locator("#turn-3")).to_be_visible()
+    # Once shown, only the last computer's turn stays above the sheet.
+    expect(phone.locator(".recap.earlier")).to_be_hidden()
+    expect(phone.locator(".recap:not(.earlier) .tray-status")).to_contain_text("3")
     expect(phone.locator("#sheet-foot")).not_to_have_class(re.compile("pace-wait"))
     expect(phone.locator("#turn-3 .by-computer")).to_be_visible()
 

@@ -26,7 +26,7 @@ from games.kinds.dice import chances
 from games.kinds.dice.explain import turn_summary
 from games.kinds.dice.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.kinds.dice.table_dice import phone_parts, table_dice_check
-from games.kinds.dice.tray import before_roll_chance, recap_of, tray_of, undone_turns
+from games.kinds.dice.tray import before_roll_chance, recaps_of, tray_of, undone_turns
 from games.models import Game
 from games.page_stream import Mark, Update
 from games.rules import RuleError, chance
@@ -365,7 +365,7 @@ def _game_context(
     return {
         # A turn with dice the app rolls: every phone sees it, the roller (or host) acts on it.
         "tray": tray_of(rolling, names, hints=game.hints),
-        "recap": recap_of(game, names) if rolling is None else None,
+        "recaps": recaps_of(game, names) if rolling is None else (),
         "undone": undone_turns(game, names),
         "tray_controls": can_play and rolling is not None,
         "roll_chance": before_roll_chance(sheet.position)

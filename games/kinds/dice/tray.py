@@ -145,22 +145,39 @@ class Recap:
     by_computer: bool  # every phone shows a computer's rolls at a table's pace (data-pace)
 
 
-def recap_of(game: Game, names: Sequence[str]) -> Recap | None:
-    """The recap of the game's last turn, if the app rolled it (one query)."""
+def recaps_of(game: Game, names: Sequence[str]) -> tuple[Recap, ...]:
+    """The last turn again, if the app rolled it; where computers rolled the last turns, each
+    of them since the last person's, in order, so that every phone sees each computer's
+    dice at a table's pace (one query)."""
     last = (
         Turn.objects.filter(game=game)
         .order_by("-number")
-        .values_list("number", "roller", "total", "rolls", "hunt_rolls", "by_computer")
-        .first()
+        .values_list("number", "roller", "total", "rolls", "hunt_rolls", "by_computer")[
+            : len(names)
+        ]
     )
-    if last is None:
-        return None
-    number, roller, total, rolls, hunt_rolls, by_computer = last
-    if rolls is None:
-        return None  # typed in from the table's own dice
+    recaps: list[Recap] = []
+    for number, roller, total, rolls, hunt_rolls, by_computer in last:
+        if rolls is None or (recaps and not by_computer):
+            break  # typed in from the table's own dice, or a person's turn before computers'
+        recaps.append(_recap(game, names[roller], number, total, rolls, hunt_rolls, by_computer))
+        if not by_computer:
+            break
+    return tuple(reversed(recaps))
+
+
+def _recap(
+    game: Game,
+    roller: str,
+    number: int,
+    total: int,
+    rolls: Sequence[dict[str, Any]],
+    hunt_rolls: Sequence[dict[str, Any]] | None,
+    by_computer: bool,
+) -> Recap:
     margin = total - game.rules.beat_above
     return Recap(
-        names[roller],
+        roller,
         number,
         total,
         tuple(_marked(roll["dice"], roll["kept"] or ()) for roll in rolls),
