@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -19,15 +20,17 @@ from django.utils import timezone
 from games import rules
 from games.cache import announce, remember
 from games.join_codes import join_code
-from games.models import Cell, Game, Seat, Secret, Turn, hash_key, new_key, seat_key
+from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
 from games.rules import chance
 from games.rules import dice as dice_rules
 from games.rules.dice import bot as dice_bot
+from games.rules.dice import log
 from games.rules.dice import rolled as rolled_dice
 from games.rules.errors import gettext_noop
 from games.store.errors import NotYourTurnError, StaleVersionError, TurnInProgressError
 from games.store.locking import bump, lock_game
+from games.store.moves import last_move_number
 from games.store.notices import tell_taken_back
 from games.store.seeds import Chance, fresh_seed, request_chance
 from games.store.sheet import add_to_sums, load_position
@@ -116,6 +119,13 @@ def create_played_game(
             ),
             batch_size=BATCH,
         )
+        Move.objects.bulk_create(
+            (
+                Move(game=game, number=number, seat=row.roller, data=_entry(row.turn, row=number))
+                for number, row in enumerate(rows, start=1)
+            ),
+            batch_size=BATCH,
+        )
         turn_ids = dict(Turn.objects.filter(game=game).values_list("number", "id"))
         seat_ids = list(
             Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
@@ -181,6 +191,7 @@ def record_turn(
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             row, after = _write_row(game, position, turn)
+            _log_moves(game, [(row.roller, _entry(turn, row=game.turn_count))])
             dice = partial(request_chance, game, seat, part, version, required=False)
             after = _computers_roll(game, after, dice=dice) or after
             game = bump(game, "last_roller", "finished", "turn_count")
@@ -219,8 +230,7 @@ def _write_row(
         victim=row.victim,
         rolls=audit.get("rolls"),
         hunt_rolls=audit.get("hunt_rolls"),
-        # The seed in use is the one after every seed shown earlier (`fresh_seed`).
-        seed_index=len(game.earlier_seeds) if rolled is not None else None,
+        seed_index=_seed_index(game) if rolled is not None else None,
         by_computer=by_computer,
     )
     seat_ids = Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
@@ -233,6 +243,11 @@ def _write_row(
     game.last_roller = row.roller
     game.finished, game.turn_count = after.finished, number
     return row, after
+
+
+def _seed_index(game: Game) -> int:
+    """The seed the app rolls with now: the one after every seed shown earlier (`fresh_seed`)."""
+    return len(game.earlier_seeds)
 
 
 def _next_number(game: Game) -> int:
@@ -264,14 +279,19 @@ def roll(
                 raise NotYourTurnError
             turn = rolled_dice.RolledTurn.from_json(position, game.rolling or {})
             dice = request_chance(game, seat, part, version, required=True)
-            turn = rolled_dice.act(turn, action, dice.roller(game.turn_count + 1))
+            turn, step = log.take_step(turn, action, dice.roller(game.turn_count + 1))
             if turn.ask() is not None:
+                number = _log_moves(game, [(turn.roller, _entry(step))])
+                if game.rolling_from is None:
+                    game.rolling_from = number  # the turn's first step
                 game.rolling = turn.to_json()
-                return bump(game, "rolling")
+                return bump(game, "rolling", "rolling_from")
             game.rolling = None
+            game.rolling_from = None
             row, after = _write_row(game, position, turn.turn(), turn)
+            _log_moves(game, [(row.roller, _entry(step, row=game.turn_count))])
             after = _computers_roll(game, after, dice=lambda: dice) or after
-            game = bump(game, "rolling", "last_roller", "finished", "turn_count")
+            game = bump(game, "rolling", "rolling_from", "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -305,6 +325,7 @@ def _computers_roll(
         return None
     played = None
     source: Chance | None = None
+    logged: list[tuple[int, dict[str, Any]]] = []
     while (roller := position.next_roller) is not None and roller in computers:
         number = game.turn_count + 1
         if number > MAX_TURNS:
@@ -317,8 +338,40 @@ def _computers_roll(
         while turn.ask() is not None:
             turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
         _, position = _write_row(game, position, turn.turn(), turn, by_computer=True)
+        # Played within this request, so no step of it is ever seen alone: one move, whole,
+        # with every roll, as its row keeps them.
+        logged.append(
+            (roller, _entry(log.WholeTurn.of(turn), row=number, seed_index=_seed_index(game)))
+        )
         played = position
+    _log_moves(game, logged)
     return played
+
+
+def _entry(
+    move: log.DiceMove, *, row: int | None = None, seed_index: int | None = None
+) -> dict[str, Any]:
+    """A dice move as the log keeps it: `log.write_move`, with the sheet row it closed, and
+    for a whole rolled turn the seed that rolled it, as its row names it (`Turn.seed_index`),
+    so that one taken back can still be checked."""
+    data = log.write_move(move)
+    if row is not None:
+        data["row"] = row
+    if isinstance(move, log.WholeTurn):
+        data["seed_index"] = seed_index
+    return data
+
+
+def _log_moves(game: Game, entries: Sequence[tuple[int, dict[str, Any]]]) -> int:
+    """Append (seat, data) moves to the game's log, numbered on from its last move, under
+    the caller's lock; the number of the last one."""
+    number = last_move_number(game)
+    if entries:
+        Move.objects.bulk_create(
+            Move(game=game, number=number + index, seat=seat, data=data)
+            for index, (seat, data) in enumerate(entries, start=1)
+        )
+    return number + len(entries)
 
 
 def play_computer_turns(game: Game) -> Game:
@@ -380,6 +433,7 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
                 break
         if removed is None:
             raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
+        _mark_undone(game, removed.number)
         game.last_roller = (
             Turn.objects.filter(game=game)
             .order_by("-number")
@@ -400,6 +454,19 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         if removed.roller not in computers:
             tell_taken_back(game, removed.roller, str(removed.total))
         return game
+
+
+def _mark_undone(game: Game, first_row: int) -> None:
+    """Mark undone, in the log, the moves of the rows numbered from `first_row` on, which the
+    undo has just removed: every move after the one that closed the row before them. They
+    stay in the log."""
+    live = Move.objects.filter(game=game, undone_at__isnull=True)
+    closed_before = (
+        live.filter(data__row=first_row - 1).values_list("number", flat=True).first()
+        if first_row > 1
+        else None
+    )
+    live.filter(number__gt=closed_before or 0).update(undone_at=timezone.now())
 
 
 def _remove(game: Game, last: Turn) -> None:
