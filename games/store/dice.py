@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import rules
-from games.cache import announce, remember
+from games.cache import announce, recall, remember
 from games.join_codes import join_code
 from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
@@ -185,7 +186,7 @@ def record_turn(
     try:
         with transaction.atomic():
             game = lock_game(game_id, version)
-            if game.rolling is not None:
+            if game.rolling_from is not None:
                 raise TurnInProgressError
             position = known if known is not None and version is not None else load_position(game)
             if seat is not None and (not game.seats_play or position.next_roller != seat):
@@ -277,21 +278,21 @@ def roll(
             position = load_position(game)
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
-            turn = rolled_dice.RolledTurn.from_json(position, game.rolling or {})
+            turn = rolling_turn(game, position) or rolled_dice.RolledTurn(position)
             dice = request_chance(game, seat, part, version, required=True)
             turn, step = log.take_step(turn, action, dice.roller(game.turn_count + 1))
             if turn.ask() is not None:
                 number = _log_moves(game, [(turn.roller, _entry(step))])
                 if game.rolling_from is None:
                     game.rolling_from = number  # the turn's first step
-                game.rolling = turn.to_json()
-                return bump(game, "rolling", "rolling_from")
-            game.rolling = None
+                game = bump(game, "rolling_from")
+                _remember_rolling(game, position, turn)
+                return game
             game.rolling_from = None
             row, after = _write_row(game, position, turn.turn(), turn)
             _log_moves(game, [(row.roller, _entry(step, row=game.turn_count))])
             after = _computers_roll(game, after, dice=lambda: dice) or after
-            game = bump(game, "rolling", "rolling_from", "last_roller", "finished", "turn_count")
+            game = bump(game, "rolling_from", "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -299,10 +300,85 @@ def roll(
 
 
 def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.RolledTurn | None:
-    """The turn in progress with app-rolled dice, if there is one."""
-    if game.rolling is None:
+    """The turn in progress with app-rolled dice at the game's version, if there is one: its
+    steps in the log, after the last move that closed a row, replayed from `position` with
+    the dice that fell for them.
+
+    The game row every page has already read says whether there is such a turn and where it
+    starts (`Game.rolling_from`), so the usual page, with no turn under way, reads nothing
+    more; while a turn is rolling, its steps are one query of a few rows, remembered by
+    version like the position. That query reads the version beside the steps: if the game
+    has moved on since `game` was read, the steps up to the one that completed the turn are
+    still a turn on the same position, and nothing is remembered under the older version.
+    """
+    if game.rolling_from is None:
         return None
-    return rolled_dice.RolledTurn.from_json(position, game.rolling)
+    key = ("rolling", game.pk, game.version)
+    known: rolled_dice.RolledTurn | None = recall(key)
+    if known is not None:
+        return known
+    found = list(
+        Move.objects.filter(game=game, number__gte=game.rolling_from)
+        .order_by("number")
+        .values_list("data", "game__version")
+    )
+    turn = rolled_dice.RolledTurn(position)
+    for data, _ in found:
+        if log.closes_row(data) is not None:
+            break  # completed since `game` was read
+        step = log.read_move(data)
+        assert isinstance(step, log.RolledStep), "a turn in progress is made of rolled steps"
+        turn = log.replay_step(turn, step)
+    if found and found[0][1] == game.version:
+        remember(key, turn)
+    return turn
+
+
+def _remember_rolling(
+    game: Game, position: dice_rules.Position, turn: rolled_dice.RolledTurn
+) -> None:
+    """Once a step that left its turn under way is committed, this process knows the game at
+    the new version: the position, which a step does not change, and the turn."""
+    version = game.version
+
+    def committed() -> None:
+        remember(("position", game.pk, version), position)
+        remember(("rolling", game.pk, version), turn)
+
+    transaction.on_commit(committed)
+
+
+def undone_turns(game: Game) -> list[dict[str, Any]]:
+    """The app-rolled turns the host took back, oldest first, seats from 0: each a whole
+    rolled move marked undone in the log (`"row"` the number it had). Only games from before
+    the undo policy have any (the policy never takes a rolled turn back), and the game row
+    counts them (`Game.undone_rolled`), so every other game reads nothing more."""
+    if not game.undone_rolled:
+        return []
+    found = Move.objects.filter(game=game, undone_at__isnull=False).values_list(
+        "number", "seat", "data", "undone_at"
+    )
+    # Oldest undo first; one undo takes back the last row first.
+    taken_back = sorted(
+        ((undone_at, -data["row"], number), seat, data)
+        for number, seat, data, undone_at in found
+        if "rolls" in data and undone_at is not None
+    )
+    return [
+        {
+            "number": data["row"],
+            "roller": seat,
+            "total": data["total"],
+            "hunt": data["hunt"],
+            "target": data["target"],
+            "heal": data["heal"],
+            "rolls": data["rolls"],
+            "hunt_rolls": data["hunt_rolls"],
+            "seed_index": data["seed_index"],
+            "undone_at": undone_at.astimezone(UTC).isoformat(timespec="seconds"),
+        }
+        for (undone_at, _, _), seat, data in taken_back
+    ]
 
 
 def _computers_roll(
@@ -403,12 +479,13 @@ COMPUTER_ROLLED_SINCE = gettext_noop(
 
 def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
     """Remove the last row, and the computers' turns after the last person's, so that the
-    host's undo takes back what a person did. An app-rolled turn taken back stays in the
-    game's log (`Game.undone`). Raises `rules.IllegalTurnError` when there is nothing to
-    undo, `TurnInProgressError` while a turn with app-rolled dice is under way."""
+    host's undo takes back what a person did. The moves taken back stay in the game's log,
+    marked undone. Raises `rules.IllegalTurnError` when there is nothing to undo (or the
+    turn was rolled by the app, which stays: the undo policy), `TurnInProgressError` while
+    a turn with app-rolled dice is under way."""
     with transaction.atomic():
         game = lock_game(game_id, version)
-        if game.rolling is not None:
+        if game.rolling_from is not None:
             raise TurnInProgressError
         if game.finished and game.table_dice:
             # Every phone's secret is shown at the end: reopened, the parts to come could be
@@ -427,7 +504,7 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
                 raise rules.IllegalTurnError(
                     COMPUTER_ROLLED_SINCE if last.roller in computers else ROLLED_TURN_STAYS
                 )
-            _remove(game, last)
+            _remove(last)
             removed = last
             if last.roller not in computers:
                 break
@@ -448,9 +525,7 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         )
         position = dice_rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
         _computers_roll(game, position, computers)
-        game = bump(
-            game, "last_roller", "finished", "turn_count", "undone", "earlier_seeds", "seed_sha256"
-        )
+        game = bump(game, "last_roller", "finished", "turn_count", "earlier_seeds", "seed_sha256")
         if removed.roller not in computers:
             tell_taken_back(game, removed.roller, str(removed.total))
         return game
@@ -469,25 +544,9 @@ def _mark_undone(game: Game, first_row: int) -> None:
     live.filter(number__gt=closed_before or 0).update(undone_at=timezone.now())
 
 
-def _remove(game: Game, last: Turn) -> None:
+def _remove(last: Turn) -> None:
     add_to_sums(
         (seat_id, -value)
         for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
     )
-    if last.rolls is not None:
-        game.undone = [
-            *game.undone,
-            {
-                "number": last.number,
-                "roller": last.roller,
-                "total": last.total,
-                "hunt": last.hunt,
-                "target": last.target,
-                "heal": last.heal,
-                "rolls": last.rolls,
-                "hunt_rolls": last.hunt_rolls,
-                "seed_index": last.seed_index,
-                "undone_at": timezone.now().isoformat(timespec="seconds"),
-            },
-        ]
     last.delete()
