@@ -1,7 +1,9 @@
-"""What is stored: games, their seats in order, the turns (rows) and the cells of each row.
+"""What is stored: games, their seats in order, each game's move log, and the sheet: its
+rows (turns) and the cells of each row.
 
 Only what the rules decided is stored. Points, who is out, whose turn it is and the winners
-are derived from the cells (see `games.store`).
+are derived from the cells, and a dice game's turn in progress and the turns taken back from
+its move log (see `games.store`).
 """
 
 from __future__ import annotations
@@ -89,12 +91,6 @@ class Game(models.Model):
     turn_count = models.PositiveIntegerField(default=0)
     # Set when the host deletes the game; it can be restored for a few minutes.
     deleted_at = models.DateTimeField(null=True, blank=True)
-    # The dice game's turn in progress with dice the app rolls (`RolledTurn.to_json`): public,
-    # like every die, and kept on the game row so that every page read sees it at once.
-    rolling = models.JSONField(null=True, blank=True)
-    # App-rolled turns the host took back, oldest first: an undo stays in the game's log, so
-    # nobody can roll again unseen.
-    undone = models.JSONField(default=list, blank=True)
     # The number of the first move (`Move`) of the dice game's turn in progress with dice
     # the app rolls; null while no such turn is under way. The turn itself is read from the
     # log (`store.rolling_turn`); this tells every page read, from the row it has already

@@ -1,9 +1,14 @@
 """The dice games' writes: creating a game (or importing one already played), a turn typed
-in, a turn the app rolls step by step, the computer seats' turns, and the host's undo.
+in, a turn the app rolls step by step, the computer seats' turns, and the host's undo; and
+what is read back from their move log: the turn in progress and the turns taken back.
 
-Each write judges the turn with `games.rules.dice`, stores the row it writes with its cells
-and the running sums (`games.store.sheet`), and rolls the dice the app rolls from the game's
-seed (`games.store.seeds`), under one lock (`games.store.locking`).
+Each write judges the turn with `games.rules.dice`, rolls the dice the app rolls from the
+game's seed (`games.store.seeds`) and, under one lock (`games.store.locking`), appends every
+move to the game's log (`Move`, as `games.rules.dice.log` writes it): a typed turn, each
+step of a rolled turn with the dice that fell for it, a computer's whole rolled turn with
+its rolls. A move that closes a row also writes that row with its cells and the running sums
+(`games.store.sheet`), the sheet every page reads, as for the card game
+(`games.store.moves`). An undo marks the moves it takes back and keeps them in the log.
 """
 
 from __future__ import annotations
