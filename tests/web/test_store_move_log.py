@@ -127,3 +127,14 @@ def test_a_step_sent_by_many_phones_at_once_is_logged_once() -> None:
     assert all(isinstance(r, Game | store.Recorded | store.StaleVersionError) for r in results)
     assert list(Move.objects.filter(game=game).values_list("number", flat=True)) == [1, 2]
     check_log(game)
+
+
+def test_an_imported_game_logs_each_row_as_the_typed_turn_that_wrote_it() -> None:
+    replay = dice_rules.DiceGame(dice_rules.RuleSet(), 3)
+    rows = [replay.push(turn) for turn in (dice_rules.Turn(33, 2), dice_rules.Turn(20))]
+    game, _ = store.create_played_game("Imported", ["Anna", "Ben", "Cleo"], replay.rules, rows)
+    assert list(Move.objects.filter(game=game).values_list("seat", "data")) == [
+        (0, {"total": 33, "hunt": 2, "target": None, "heal": False, "row": 1}),
+        (1, {"total": 20, "hunt": None, "target": None, "heal": False, "row": 2}),
+    ]
+    check_log(game)
