@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -96,36 +96,26 @@ class OldGame:
         Turn, Cell = (self.apps.get_model("games", m) for m in ("Turn", "Cell"))
         row = self.position.play(turn)
         number = len(self.rows) + 1
+        rolls, hunt_rolls = (audit["rolls"], audit["hunt_rolls"]) if audit else (None, None)
+        seed_index = 0 if audit else None  # the game's own seed: no undo reopened it
         stored = Turn.objects.create(
             game=self.game,
             number=number,
             roller=row.roller,
-            total=turn.total,
-            hunt=turn.hunt,
-            target=turn.target,
-            heal=turn.heal,
             effect=row.effect.value,
             victim=row.victim,
-            rolls=audit["rolls"] if audit else None,
-            hunt_rolls=audit["hunt_rolls"] if audit else None,
-            seed_index=0 if audit else None,
+            rolls=rolls,
+            hunt_rolls=hunt_rolls,
+            seed_index=seed_index,
             by_computer=by_computer,
+            **asdict(turn),  # total, hunt, target, heal
         )
         for seat, value in zip(self.seats, row.cells, strict=True):
             Cell.objects.create(turn=stored, seat=seat, value=value)
             seat.cell_sum += value
             seat.save()
         self.position = self.position.after(row)
-        self.rows.append(
-            (
-                number,
-                row,
-                audit["rolls"] if audit else None,
-                audit["hunt_rolls"] if audit else None,
-                0 if audit else None,
-                by_computer,
-            )
-        )
+        self.rows.append((number, row, rolls, hunt_rolls, seed_index, by_computer))
         self.game.last_roller = row.roller
         self.game.turn_count = number
         self.game.finished = self.position.finished
