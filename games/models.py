@@ -1,7 +1,9 @@
-"""What is stored: games, their seats in order, the turns (rows) and the cells of each row.
+"""What is stored: games, their seats in order, each game's move log, and the sheet: its
+rows (turns) and the cells of each row.
 
 Only what the rules decided is stored. Points, who is out, whose turn it is and the winners
-are derived from the cells (see `games.store`).
+are derived from the cells, and a dice game's turn in progress and the turns taken back from
+its move log (see `games.store`).
 """
 
 from __future__ import annotations
@@ -89,12 +91,14 @@ class Game(models.Model):
     turn_count = models.PositiveIntegerField(default=0)
     # Set when the host deletes the game; it can be restored for a few minutes.
     deleted_at = models.DateTimeField(null=True, blank=True)
-    # The dice game's turn in progress with dice the app rolls (`RolledTurn.to_json`): public,
-    # like every die, and kept on the game row so that every page read sees it at once.
-    rolling = models.JSONField(null=True, blank=True)
-    # App-rolled turns the host took back, oldest first: an undo stays in the game's log, so
-    # nobody can roll again unseen.
-    undone = models.JSONField(default=list, blank=True)
+    # The number of the first move (`Move`) of the dice game's turn in progress with dice
+    # the app rolls; null while no such turn is under way. The turn itself is read from the
+    # log (`store.rolling_turn`); this tells every page read, from the row it has already
+    # read, whether there is one to read and where it starts.
+    rolling_from = models.PositiveIntegerField(null=True, blank=True)
+    # How many app-rolled turns taken back the log keeps (`store.undone_turns`), so that a
+    # page reads them only where there are any: games from before the undo policy.
+    undone_rolled = models.PositiveSmallIntegerField(default=0)
     # Whether the roller's phone shows the odds of each choice (a per-game switch).
     hints = models.BooleanField(default=False)
     # Seeds shown when the game ended, before an undo reopened it with a fresh one
@@ -284,13 +288,20 @@ class Secret(models.Model):
 
 
 class Move(models.Model):
-    """One move of a game's move log, in order: for the card game, a card played."""
+    """One move of a game's move log, in order: for the card game, a card played; for the dice
+    games, a turn typed in, a step of a turn the app rolls with the dice that fell for it, or
+    a computer's whole rolled turn with its rolls (`games.rules.dice.log`)."""
 
     game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)
     number = models.PositiveIntegerField()  # 1-based, no gaps
     seat = models.PositiveSmallIntegerField()
-    data = models.JSONField()  # the move as the API writes it: {"card": "AH", "value": 11}
+    # The move as its kind writes it: {"card": "AH", "value": 11}; {"total": 33, "hunt": 2,
+    # "target": null, "heal": false, "row": 7}; {"roll": {"keep": [6, 5]}, "dice": [4, 1, 3]}.
+    data = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the host took the move back (undo). It stays in the log, marked, so that the log
+    # keeps every die anyone saw; a replay of the game skips it.
+    undone_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ("number",)

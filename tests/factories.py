@@ -35,6 +35,14 @@ def play(game: Game, *turns: dice_rules.Turn) -> Game:
     return game
 
 
+def rolling(game: Game) -> dict[str, Any] | None:
+    """The game's turn in progress with app-rolled dice as it stands now (`RolledTurn.to_json`),
+    read from the move log as every page reads it; None while no turn is under way."""
+    now = Game.objects.get(pk=game.pk)
+    turn = store.rolling_turn(now, store.load_position(now))
+    return None if turn is None else turn.to_json()
+
+
 def make_game(**kwargs: Any) -> Game:
     """A typed way to build one game through the factory."""
     game: Game = GameFactory.create(**kwargs)

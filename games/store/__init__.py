@@ -6,8 +6,9 @@ client last saw, and bumps the version, so two phones can never record one roll 
 
 - `locking`: the lock, the version check and the bump that every change shares.
 - `sheet`: the rows and cells as stored, the position at a version, the running sums.
-- `dice`: the dice games' writes: a game created or imported, typed and rolled turns, the
-  computer seats' turns, undo.
+- `dice`: the dice games' writes, each a move of the log: a game created or imported, typed
+  and rolled turns, the computer seats' turns, undo; and the turn in progress and the turns
+  taken back, read from the log.
 - `seeds`: the secret seed each game's dice are rolled from, and a phone's part in them.
 - `moves`: the one path of a kind whose game is its seed and its move log (the card game):
   create, play a move (the computers' after it), the state at a version, the log once over.
@@ -25,6 +26,7 @@ from games.store.dice import (
     roll,
     rolling_turn,
     undo_last_turn,
+    undone_turns,
 )
 from games.store.errors import (
     BadKeyError,
@@ -128,5 +130,6 @@ __all__ = [
     "start_rematch",
     "take_rematch_seat",
     "undo_last_turn",
+    "undone_turns",
     "up_to",
 ]

@@ -1,33 +1,42 @@
 """The dice games' writes: creating a game (or importing one already played), a turn typed
-in, a turn the app rolls step by step, the computer seats' turns, and the host's undo.
+in, a turn the app rolls step by step, the computer seats' turns, and the host's undo; and
+what is read back from their move log: the turn in progress and the turns taken back.
 
-Each write judges the turn with `games.rules.dice`, stores the row it writes with its cells
-and the running sums (`games.store.sheet`), and rolls the dice the app rolls from the game's
-seed (`games.store.seeds`), under one lock (`games.store.locking`).
+Each write judges the turn with `games.rules.dice`, rolls the dice the app rolls from the
+game's seed (`games.store.seeds`) and, under one lock (`games.store.locking`), appends every
+move to the game's log (`Move`, as `games.rules.dice.log` writes it): a typed turn, each
+step of a rolled turn with the dice that fell for it, a computer's whole rolled turn with
+its rolls. A move that closes a row also writes that row with its cells and the running sums
+(`games.store.sheet`), the sheet every page reads, as for the card game
+(`games.store.moves`). An undo marks the moves it takes back and keeps them in the log.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from functools import partial
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games import rules
-from games.cache import announce, remember
+from games.cache import announce, recall, remember
 from games.join_codes import join_code
-from games.models import Cell, Game, Seat, Secret, Turn, hash_key, new_key, seat_key
+from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
 from games.names import name_key
 from games.rules import chance
 from games.rules import dice as dice_rules
 from games.rules.dice import bot as dice_bot
+from games.rules.dice import log
 from games.rules.dice import rolled as rolled_dice
 from games.rules.errors import gettext_noop
 from games.store.errors import NotYourTurnError, StaleVersionError, TurnInProgressError
 from games.store.locking import bump, lock_game
+from games.store.moves import last_move_number
 from games.store.notices import tell_taken_back
 from games.store.seeds import Chance, fresh_seed, request_chance
 from games.store.sheet import add_to_sums, load_position
@@ -116,6 +125,13 @@ def create_played_game(
             ),
             batch_size=BATCH,
         )
+        Move.objects.bulk_create(
+            (
+                Move(game=game, number=number, seat=row.roller, data=_entry(row.turn, row=number))
+                for number, row in enumerate(rows, start=1)
+            ),
+            batch_size=BATCH,
+        )
         turn_ids = dict(Turn.objects.filter(game=game).values_list("number", "id"))
         seat_ids = list(
             Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
@@ -175,12 +191,13 @@ def record_turn(
     try:
         with transaction.atomic():
             game = lock_game(game_id, version)
-            if game.rolling is not None:
+            if game.rolling_from is not None:
                 raise TurnInProgressError
             position = known if known is not None and version is not None else load_position(game)
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
             row, after = _write_row(game, position, turn)
+            _log_moves(game, [(row.roller, _entry(turn, row=game.turn_count))])
             dice = partial(request_chance, game, seat, part, version, required=False)
             after = _computers_roll(game, after, dice=dice) or after
             game = bump(game, "last_roller", "finished", "turn_count")
@@ -219,8 +236,7 @@ def _write_row(
         victim=row.victim,
         rolls=audit.get("rolls"),
         hunt_rolls=audit.get("hunt_rolls"),
-        # The seed in use is the one after every seed shown earlier (`fresh_seed`).
-        seed_index=len(game.earlier_seeds) if rolled is not None else None,
+        seed_index=_seed_index(game) if rolled is not None else None,
         by_computer=by_computer,
     )
     seat_ids = Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
@@ -233,6 +249,11 @@ def _write_row(
     game.last_roller = row.roller
     game.finished, game.turn_count = after.finished, number
     return row, after
+
+
+def _seed_index(game: Game) -> int:
+    """The seed the app rolls with now: the one after every seed shown earlier (`fresh_seed`)."""
+    return len(game.earlier_seeds)
 
 
 def _next_number(game: Game) -> int:
@@ -262,16 +283,21 @@ def roll(
             position = load_position(game)
             if seat is not None and (not game.seats_play or position.next_roller != seat):
                 raise NotYourTurnError
-            turn = rolled_dice.RolledTurn.from_json(position, game.rolling or {})
+            turn = rolling_turn(game, position) or rolled_dice.RolledTurn(position)
             dice = request_chance(game, seat, part, version, required=True)
-            turn = rolled_dice.act(turn, action, dice.roller(game.turn_count + 1))
+            turn, step = log.take_step(turn, action, dice.roller(game.turn_count + 1))
             if turn.ask() is not None:
-                game.rolling = turn.to_json()
-                return bump(game, "rolling")
-            game.rolling = None
+                number = _log_moves(game, [(turn.roller, _entry(step))])
+                if game.rolling_from is None:
+                    game.rolling_from = number  # the turn's first step
+                game = bump(game, "rolling_from")
+                _remember_rolling(game, position, turn)
+                return game
+            game.rolling_from = None
             row, after = _write_row(game, position, turn.turn(), turn)
+            _log_moves(game, [(row.roller, _entry(step, row=game.turn_count))])
             after = _computers_roll(game, after, dice=lambda: dice) or after
-            game = bump(game, "rolling", "last_roller", "finished", "turn_count")
+            game = bump(game, "rolling_from", "last_roller", "finished", "turn_count")
         remember(("position", game.pk, game.version), after)
         return Recorded(game, row, after)
     except IntegrityError as error:
@@ -279,10 +305,85 @@ def roll(
 
 
 def rolling_turn(game: Game, position: dice_rules.Position) -> rolled_dice.RolledTurn | None:
-    """The turn in progress with app-rolled dice, if there is one."""
-    if game.rolling is None:
+    """The turn in progress with app-rolled dice at the game's version, if there is one: its
+    steps in the log, after the last move that closed a row, replayed from `position` with
+    the dice that fell for them.
+
+    The game row every page has already read says whether there is such a turn and where it
+    starts (`Game.rolling_from`), so the usual page, with no turn under way, reads nothing
+    more; while a turn is rolling, its steps are one query of a few rows, remembered by
+    version like the position. That query reads the version beside the steps: if the game
+    has moved on since `game` was read, the steps up to the one that completed the turn are
+    still a turn on the same position, and nothing is remembered under the older version.
+    """
+    if game.rolling_from is None:
         return None
-    return rolled_dice.RolledTurn.from_json(position, game.rolling)
+    key = ("rolling", game.pk, game.version)
+    known: rolled_dice.RolledTurn | None = recall(key)
+    if known is not None:
+        return known
+    found = list(
+        Move.objects.filter(game=game, number__gte=game.rolling_from)
+        .order_by("number")
+        .values_list("data", "game__version")
+    )
+    turn = rolled_dice.RolledTurn(position)
+    for data, _ in found:
+        if log.closes_row(data) is not None:
+            break  # completed since `game` was read
+        step = log.read_move(data)
+        assert isinstance(step, log.RolledStep), "a turn in progress is made of rolled steps"
+        turn = log.replay_step(turn, step)
+    if found and found[0][1] == game.version:
+        remember(key, turn)
+    return turn
+
+
+def _remember_rolling(
+    game: Game, position: dice_rules.Position, turn: rolled_dice.RolledTurn
+) -> None:
+    """Once a step that left its turn under way is committed, this process knows the game at
+    the new version: the position, which a step does not change, and the turn."""
+    version = game.version
+
+    def committed() -> None:
+        remember(("position", game.pk, version), position)
+        remember(("rolling", game.pk, version), turn)
+
+    transaction.on_commit(committed)
+
+
+def undone_turns(game: Game) -> list[dict[str, Any]]:
+    """The app-rolled turns the host took back, oldest first, seats from 0: each a whole
+    rolled move marked undone in the log (`"row"` the number it had). Only games from before
+    the undo policy have any (the policy never takes a rolled turn back), and the game row
+    counts them (`Game.undone_rolled`), so every other game reads nothing more."""
+    if not game.undone_rolled:
+        return []
+    found = Move.objects.filter(game=game, undone_at__isnull=False).values_list(
+        "number", "seat", "data", "undone_at"
+    )
+    # Oldest undo first; one undo takes back the last row first.
+    taken_back = sorted(
+        ((undone_at, -data["row"], number), seat, data)
+        for number, seat, data, undone_at in found
+        if "rolls" in data and undone_at is not None
+    )
+    return [
+        {
+            "number": data["row"],
+            "roller": seat,
+            "total": data["total"],
+            "hunt": data["hunt"],
+            "target": data["target"],
+            "heal": data["heal"],
+            "rolls": data["rolls"],
+            "hunt_rolls": data["hunt_rolls"],
+            "seed_index": data["seed_index"],
+            "undone_at": undone_at.astimezone(UTC).isoformat(timespec="seconds"),
+        }
+        for (undone_at, _, _), seat, data in taken_back
+    ]
 
 
 def _computers_roll(
@@ -305,6 +406,7 @@ def _computers_roll(
         return None
     played = None
     source: Chance | None = None
+    logged: list[tuple[int, dict[str, Any]]] = []
     while (roller := position.next_roller) is not None and roller in computers:
         number = game.turn_count + 1
         if number > MAX_TURNS:
@@ -317,8 +419,40 @@ def _computers_roll(
         while turn.ask() is not None:
             turn = rolled_dice.act(turn, dice_bot.rolled_action(turn, turn_plan), roller_of_turn)
         _, position = _write_row(game, position, turn.turn(), turn, by_computer=True)
+        # Played within this request, so no step of it is ever seen alone: one move, whole,
+        # with every roll, as its row keeps them.
+        logged.append(
+            (roller, _entry(log.WholeTurn.of(turn), row=number, seed_index=_seed_index(game)))
+        )
         played = position
+    _log_moves(game, logged)
     return played
+
+
+def _entry(
+    move: log.DiceMove, *, row: int | None = None, seed_index: int | None = None
+) -> dict[str, Any]:
+    """A dice move as the log keeps it: `log.write_move`, with the sheet row it closed, and
+    for a whole rolled turn the seed that rolled it, as its row names it (`Turn.seed_index`),
+    so that one taken back can still be checked."""
+    data = log.write_move(move)
+    if row is not None:
+        data["row"] = row
+    if isinstance(move, log.WholeTurn):
+        data["seed_index"] = seed_index
+    return data
+
+
+def _log_moves(game: Game, entries: Sequence[tuple[int, dict[str, Any]]]) -> int:
+    """Append (seat, data) moves to the game's log, numbered on from its last move, under
+    the caller's lock; the number of the last one."""
+    number = last_move_number(game)
+    if entries:
+        Move.objects.bulk_create(
+            Move(game=game, number=number + index, seat=seat, data=data)
+            for index, (seat, data) in enumerate(entries, start=1)
+        )
+    return number + len(entries)
 
 
 def play_computer_turns(game: Game) -> Game:
@@ -350,12 +484,13 @@ COMPUTER_ROLLED_SINCE = gettext_noop(
 
 def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
     """Remove the last row, and the computers' turns after the last person's, so that the
-    host's undo takes back what a person did. An app-rolled turn taken back stays in the
-    game's log (`Game.undone`). Raises `rules.IllegalTurnError` when there is nothing to
-    undo, `TurnInProgressError` while a turn with app-rolled dice is under way."""
+    host's undo takes back what a person did. The moves taken back stay in the game's log,
+    marked undone. Raises `rules.IllegalTurnError` when there is nothing to undo (or the
+    turn was rolled by the app, which stays: the undo policy), `TurnInProgressError` while
+    a turn with app-rolled dice is under way."""
     with transaction.atomic():
         game = lock_game(game_id, version)
-        if game.rolling is not None:
+        if game.rolling_from is not None:
             raise TurnInProgressError
         if game.finished and game.table_dice:
             # Every phone's secret is shown at the end: reopened, the parts to come could be
@@ -374,12 +509,13 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
                 raise rules.IllegalTurnError(
                     COMPUTER_ROLLED_SINCE if last.roller in computers else ROLLED_TURN_STAYS
                 )
-            _remove(game, last)
+            _remove(last)
             removed = last
             if last.roller not in computers:
                 break
         if removed is None:
             raise rules.IllegalTurnError(gettext_noop("There is no turn to undo."))
+        _mark_undone(game, removed.number)
         game.last_roller = (
             Turn.objects.filter(game=game)
             .order_by("-number")
@@ -394,33 +530,28 @@ def undo_last_turn(game_id: str, *, version: int | None = None) -> Game:
         )
         position = dice_rules.Position.from_cell_sums(game.rules, list(sums), game.last_roller)
         _computers_roll(game, position, computers)
-        game = bump(
-            game, "last_roller", "finished", "turn_count", "undone", "earlier_seeds", "seed_sha256"
-        )
+        game = bump(game, "last_roller", "finished", "turn_count", "earlier_seeds", "seed_sha256")
         if removed.roller not in computers:
             tell_taken_back(game, removed.roller, str(removed.total))
         return game
 
 
-def _remove(game: Game, last: Turn) -> None:
+def _mark_undone(game: Game, first_row: int) -> None:
+    """Mark undone, in the log, the moves of the rows numbered from `first_row` on, which the
+    undo has just removed: every move after the one that closed the row before them. They
+    stay in the log."""
+    live = Move.objects.filter(game=game, undone_at__isnull=True)
+    closed_before = (
+        live.filter(data__row=first_row - 1).values_list("number", flat=True).first()
+        if first_row > 1
+        else None
+    )
+    live.filter(number__gt=closed_before or 0).update(undone_at=timezone.now())
+
+
+def _remove(last: Turn) -> None:
     add_to_sums(
         (seat_id, -value)
         for seat_id, value in Cell.objects.filter(turn=last).values_list("seat_id", "value")
     )
-    if last.rolls is not None:
-        game.undone = [
-            *game.undone,
-            {
-                "number": last.number,
-                "roller": last.roller,
-                "total": last.total,
-                "hunt": last.hunt,
-                "target": last.target,
-                "heal": last.heal,
-                "rolls": last.rolls,
-                "hunt_rolls": last.hunt_rolls,
-                "seed_index": last.seed_index,
-                "undone_at": timezone.now().isoformat(timespec="seconds"),
-            },
-        ]
     last.delete()

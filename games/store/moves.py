@@ -113,7 +113,7 @@ def play(game_id: str, seat: int, move: Any, *, version: int | None = None) -> P
             game = lock_game(game_id, version)
             engine = _engine(find_kind(game.kind))
             state = load_state(game)
-            number = _last_move_number(game)
+            number = last_move_number(game)
             if number >= MAX_MOVES:
                 raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
             computers = _computer_seats(game)
@@ -134,7 +134,7 @@ def play_computer_moves(game: Game) -> Game:
     caller's lock; the game at its new version."""
     engine = _engine(find_kind(game.kind))
     state, _ = _computers_play(
-        engine, game, load_state(game), _seed(game), _computer_seats(game), _last_move_number(game)
+        engine, game, load_state(game), _seed(game), _computer_seats(game), last_move_number(game)
     )
     return _settle(engine, game, state)
 
@@ -148,7 +148,9 @@ def _settle(engine: Engine[Any, Any, Any], game: Game, state: Any) -> Game:
     return game
 
 
-def _last_move_number(game: Game) -> int:
+def last_move_number(game: Game) -> int:
+    """The number of the game's last move in the log (0 before the first), under the
+    caller's lock: every kind's writer numbers its moves on from it."""
     last = Move.objects.filter(game=game).order_by("-number").values_list("number", flat=True)
     return last.first() or 0
 

@@ -56,7 +56,7 @@ def hand_seat_over(game_id: str, position: int, *, to_computer: bool, host_key: 
     `TurnInProgressError` while a turn with app-rolled dice is under way."""
     with transaction.atomic():
         game = lock_game(game_id, None)
-        if game.rolling is not None:
+        if game.rolling_from is not None:
             raise TurnInProgressError
         seat = Seat.objects.select_for_update().get(game=game, position=position)
         if seat.computer == to_computer:

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from games.models import Game, Turn
 from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.factories import rolling
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -70,14 +71,13 @@ def test_a_seat_rolls_on_its_phone_while_the_table_watches(
     )
     assert refused.status == 422
     assert words["not_your_turn"] in refused.text()
-    game.refresh_from_db()
-    assert game.rolling is None
+    assert rolling(game) is None
 
     anna.get_by_role("button", name=words["roll"]).click()
     expect(anna.locator("#turn-panel .pick")).to_have_count(6)
-    rolling = Game.objects.get().rolling
-    assert rolling is not None
-    first_roll = [str(face) for face in rolling["rolls"][0]["dice"]]
+    in_progress = rolling(game)
+    assert in_progress is not None
+    first_roll = [str(face) for face in in_progress["rolls"][0]["dice"]]
     # Everyone sees the same six dice at once.
     for viewer in (watcher, host):
         expect(viewer.locator(".dice-row.large .die")).to_have_count(6, timeout=LIVE_TIMEOUT_MS)
@@ -86,9 +86,10 @@ def test_a_seat_rolls_on_its_phone_while_the_table_watches(
     # Anna sets aside her highest die and rolls the rest, until all six are aside.
     for _ in range(6):
         game.refresh_from_db()
-        if game.rolling is None or game.rolling["rolls"][-1]["kept"] is not None:
+        in_progress = rolling(game)
+        if in_progress is None or in_progress["rolls"][-1]["kept"] is not None:
             break
-        dice = game.rolling["rolls"][-1]["dice"]
+        dice = in_progress["rolls"][-1]["dice"]
         best = dice.index(max(dice))
         anna.locator("#turn-panel .pick input").nth(best).check()
         before = game.version
@@ -100,10 +101,11 @@ def test_a_seat_rolls_on_its_phone_while_the_table_watches(
             "v => Number(document.body.dataset.version) > v", arg=before, timeout=LIVE_TIMEOUT_MS
         )
         game.refresh_from_db()
-        if game.rolling is not None:
-            kept = sum(d for r in game.rolling["rolls"] for d in r["kept"] or [])
+        in_progress = rolling(game)
+        if in_progress is not None:
+            kept = sum(d for r in in_progress["rolls"] for d in r["kept"] or [])
             expect(watcher.locator(".kept-total")).to_have_text(str(kept), timeout=LIVE_TIMEOUT_MS)
-        elif game.rolling is None and Turn.objects.exists():
+        elif in_progress is None and Turn.objects.exists():
             break
         hunt = anna.locator("#turn-panel button[value=hunt]")
         if hunt.count():
@@ -137,7 +139,7 @@ def test_one_person_plays_against_a_computer(
     expect(page.locator("#turn-panel .pick")).to_have_count(6)
     for _ in range(12):
         game = Game.objects.get()
-        if game.rolling is None:
+        if rolling(game) is None:
             break
         before = game.version
         if page.locator("#turn-panel .pick").count():

@@ -4,16 +4,18 @@ choice once the host shows them, and the last rolled turn shown again to every p
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from games import cache, store
 from games.access import host_cookie_name
-from games.models import Game, Secret, Turn
+from games.models import Game, Move, Secret, Turn
 from games.rules import dice as dice_rules
 from games.rules.dice.odds import keep_choices
-from tests.factories import make_game, play
+from tests.factories import make_game, play, rolling
 from tests.web.test_seats import ANNA, BEN, seat_phone
 from tests.web.test_sheet_page import count_statements
 
@@ -28,8 +30,9 @@ def host_of(game: Game) -> Client:
 
 def last_roll(game: Game) -> list[int]:
     game.refresh_from_db()
-    assert game.rolling is not None
-    dice: list[int] = game.rolling["rolls"][-1]["dice"]
+    turn = rolling(game)
+    assert turn is not None
+    dice: list[int] = turn["rolls"][-1]["dice"]
     return dice
 
 
@@ -43,10 +46,10 @@ def test_a_seat_rolls_and_sets_dice_aside_with_plain_forms() -> None:
     highest = dice.index(max(dice))
     answer = anna.post(f"/g/{game.pk}/roll", {"act": "keep", "keep": [highest], "v": game.version})
     assert answer.status_code == 302
-    game.refresh_from_db()
-    assert game.rolling is not None
-    assert game.rolling["rolls"][0]["kept"] == [max(dice)]
-    assert len(game.rolling["rolls"][1]["dice"]) == 5
+    turn = rolling(game)
+    assert turn is not None
+    assert turn["rolls"][0]["kept"] == [max(dice)]
+    assert len(turn["rolls"][1]["dice"]) == 5
 
 
 def test_a_watcher_and_the_wrong_seat_cannot_roll() -> None:
@@ -55,8 +58,7 @@ def test_a_watcher_and_the_wrong_seat_cannot_roll() -> None:
     ben = seat_phone(game, BEN)
     refused = ben.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
     assert refused.status_code == 422 and "not your turn" in refused.content.decode()
-    game.refresh_from_db()
-    assert game.rolling is None
+    assert rolling(game) is None
 
 
 def test_a_place_that_is_not_a_die_of_the_last_roll_is_refused() -> None:
@@ -93,9 +95,9 @@ def test_the_odds_show_only_when_the_host_switches_them_on_and_are_exact() -> No
     # One tap on the best choice sets those dice aside.
     game.refresh_from_db()
     host.post(f"/g/{game.pk}/roll", {"faces": shown[0][0], "v": game.version})
-    game.refresh_from_db()
-    assert game.rolling is not None
-    assert game.rolling["rolls"][0]["kept"] == list(choices[0].keep)
+    turn = rolling(game)
+    assert turn is not None
+    assert turn["rolls"][0]["kept"] == list(choices[0].keep)
 
 
 def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
@@ -126,8 +128,8 @@ def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
     game = make_game()
     host = host_of(game)
     host.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
-    while (game := Game.objects.get(pk=game.pk)).rolling is not None:
-        dice = game.rolling["rolls"][-1]["dice"]
+    while (turn_so_far := rolling(game := Game.objects.get(pk=game.pk))) is not None:
+        dice = turn_so_far["rolls"][-1]["dice"]
         answer = host.post(
             f"/g/{game.pk}/roll", {"act": "keep", "keep": list(range(len(dice))), "v": game.version}
         )
@@ -139,24 +141,26 @@ def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
     refused = host.post(f"/g/{game.pk}/undo", {"v": game.version})
     assert refused.status_code == 422 and "cannot be taken back" in refused.content.decode()
     assert Turn.objects.get() == turn
-    # A game from before the undo policy keeps the rolled turns it took back in its log.
+    # A game from before the undo policy keeps the rolled turns it took back in its log,
+    # marked undone.
     assert turn.rolls is not None
-    Game.objects.filter(pk=game.pk).update(
-        undone=[
-            {
-                "number": 1,
-                "roller": 0,
-                "total": turn.total,
-                "hunt": turn.hunt,
-                "target": None,
-                "heal": False,
-                "rolls": turn.rolls,
-                "hunt_rolls": turn.hunt_rolls,
-                "undone_at": "2026-11-30T20:15:00",
-            }
-        ],
-        version=game.version + 1,
+    Move.objects.create(
+        game=game,
+        number=Move.objects.filter(game=game).count() + 1,
+        seat=0,
+        data={
+            "total": turn.total,
+            "hunt": turn.hunt,
+            "target": None,
+            "heal": False,
+            "rolls": turn.rolls,
+            "hunt_rolls": turn.hunt_rolls,
+            "seed_index": None,
+            "row": 1,
+        },
+        undone_at=timezone.make_aware(datetime(2026, 11, 30, 20, 15)),
     )
+    Game.objects.filter(pk=game.pk).update(undone_rolled=1, version=game.version + 1)
     page = Client().get(f"/g/{game.pk}/").content.decode()
     assert "1 app-rolled turn undone by the host" in page
     assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
@@ -200,7 +204,7 @@ def test_a_whole_game_is_rolled_through_the_page_forms(rule_set: dict[str, objec
         if game.finished:
             break
         page = host.get(f"/g/{game.pk}/").content.decode()
-        if game.rolling is None:
+        if rolling(game) is None:
             assert 'name="act" value="roll"' in page
             post = {"act": "roll"}
         elif 'name="keep"' in page:

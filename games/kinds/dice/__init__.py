@@ -34,8 +34,8 @@ class DiceKind:
         ("30s", "30s"),
     )
     shared_state = True
-    # The dice games' store is still their own (`games.store.dice`): their turns are rows of
-    # the sheet with their dice, not yet moves in the one log.
+    # The dice games' store is still their own (`games.store.dice`), though every move it
+    # makes is in the one move log (`games.rules.dice.log`).
     engine: Engine[Any, Any, Any] | None = None
     refuses: Mapping[str, Refusal] = {
         CARD: Refusal(404, gettext_noop("This game is played with dice: it has no cards to play.")),

@@ -294,7 +294,8 @@ def _parse_roll(post: Any, game: Game) -> tuple[rolled.Action | None, str | None
             return None, _("Set aside only dice from the last roll.")
         return rolled.Action(keep=tuple(cast(list[int], keep))), None
     if act == "keep":
-        last = (game.rolling or {}).get("rolls", [{}])[-1].get("dice", [])
+        turn = store.rolling_turn(game, store.load_position(game))
+        last = turn.rolls[-1].dice if turn is not None and turn.rolls else ()
         places = {int_or_none(raw) for raw in post.getlist("keep")}
         if not places:
             return None, _("Set aside at least one die.")

@@ -5,7 +5,9 @@ Whatever the game's length, a new version costs about the same: the position com
 database), and the turns list grows from the one this process built before, since a row
 never changes once written: only the rows after it are read, and each row is turned into
 JSON once. The last row the process knew is checked by its id, so an undo (which deletes
-the last row) or a game this process has not seen yet is read whole, once.
+the last row) or a game this process has not seen yet is read whole, once. The turn in
+progress and the turns taken back come from the move log (`store.rolling_turn`,
+`store.undone_turns`), read only when the game row says there are any.
 """
 
 from __future__ import annotations
@@ -82,6 +84,8 @@ def _build(game: Game) -> State:
         ruleset = game.rules
         position = store.load_position(game)
         log = _turn_log(game, [seat_id for seat_id, _, _ in seats])
+        in_progress = _in_progress(game, position)
+        undone = store.undone_turns(game)
         now = current_version(game.pk)
         if now == game.version:
             break
@@ -107,8 +111,8 @@ def _build(game: Game) -> State:
             "winners": [seat + 1 for seat in position.winners],
             "finished": position.finished,
             "version": game.version,
-            "turn_in_progress": _in_progress(game, position),
-            "undone_turns": [_numbered(entry) for entry in game.undone],
+            "turn_in_progress": in_progress,
+            "undone_turns": [_numbered(entry) for entry in undone],
             "hints": game.hints,
             "table_dice": game.table_dice,
             "seed_sha256": game.seed_sha256,

@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import store
 from games.models import Game, Turn
 from games.rules import dice as dice_rules
 from games.rules.dice import odds
@@ -256,7 +257,7 @@ class Undone:
 
 
 def undone_turns(game: Game, names: Sequence[str]) -> tuple[Undone, ...]:
-    """The game's log of app-rolled turns taken back, newest first."""
+    """The app-rolled turns taken back that the game's log keeps, newest first."""
     return tuple(
         Undone(
             entry["number"],
@@ -265,5 +266,5 @@ def undone_turns(game: Game, names: Sequence[str]) -> tuple[Undone, ...]:
             datetime.fromisoformat(entry["undone_at"]),
             audit(entry["rolls"], entry.get("hunt_rolls")),
         )
-        for entry in reversed(game.undone)
+        for entry in reversed(store.undone_turns(game))
     )

@@ -1,11 +1,12 @@
 """The dice games Thirty and 30s, in pure Python: rule sets, typed-in and app-rolled turns,
-exact odds, the computer player and the game-length estimate.
+exact odds, the computer player, the game-length estimate, and the move log the store keeps
+(`log`: typed turns, rolled steps with their dice, whole rolled turns, and their replay).
 
 A game is a `Position` (the points and whose turn it is) and `Position.play(turn)` writes a
 `Row`; `DiceState` (`engine`) is the same game behind the engine protocol of `games.rules`.
 """
 
-from . import bot, estimate, odds, rolled
+from . import bot, estimate, log, odds, rolled
 from .engine import DiceState
 from .game import (
     ATTACK,
@@ -47,6 +48,7 @@ __all__ = [
     "Turn",
     "bot",
     "estimate",
+    "log",
     "odds",
     "rolled",
 ]

@@ -235,10 +235,10 @@ class RolledTurn:
     def to_json(self) -> dict[str, Any]:
         """What the store keeps and every phone may see: nothing in a dice turn is hidden."""
         return {
-            "rolls": [{"dice": list(r.dice), "kept": _list(r.kept)} for r in self.rolls],
+            "rolls": rolls_json(self.rolls),
             "heal": self.heal,
             "target": self.target,
-            "hunt_rolls": [{"dice": list(h.dice), "hits": h.hits} for h in self.hunt_rolls],
+            "hunt_rolls": hunt_rolls_json(self.hunt_rolls),
             "stopped": self.stopped,
         }
 
@@ -246,15 +246,31 @@ class RolledTurn:
     def from_json(cls, position: Position, data: dict[str, Any]) -> RolledTurn:
         return cls(
             position,
-            tuple(
-                Roll(tuple(r["dice"]), None if r["kept"] is None else tuple(r["kept"]))
-                for r in data.get("rolls", ())
-            ),
+            read_rolls(data.get("rolls", ())),
             data.get("heal"),
             data.get("target"),
-            tuple(HuntRoll(tuple(h["dice"]), h["hits"]) for h in data.get("hunt_rolls", ())),
+            read_hunt_rolls(data.get("hunt_rolls")),
             bool(data.get("stopped")),
         )
+
+
+def rolls_json(rolls: Sequence[Roll]) -> list[dict[str, Any]]:
+    """A turn's rolls as the sheet's audit trail and the log keep them."""
+    return [{"dice": list(r.dice), "kept": _list(r.kept)} for r in rolls]
+
+
+def hunt_rolls_json(hunt_rolls: Sequence[HuntRoll]) -> list[dict[str, Any]]:
+    return [{"dice": list(h.dice), "hits": h.hits} for h in hunt_rolls]
+
+
+def read_rolls(data: Sequence[dict[str, Any]]) -> tuple[Roll, ...]:
+    return tuple(
+        Roll(tuple(r["dice"]), None if r["kept"] is None else tuple(r["kept"])) for r in data
+    )
+
+
+def read_hunt_rolls(data: Sequence[dict[str, Any]] | None) -> tuple[HuntRoll, ...]:
+    return tuple(HuntRoll(tuple(h["dice"]), h["hits"]) for h in data or ())
 
 
 @dataclass(frozen=True)
