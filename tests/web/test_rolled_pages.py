@@ -229,3 +229,11 @@ def test_a_whole_game_is_rolled_through_the_page_forms(rule_set: dict[str, objec
     assert Turn.objects.filter(game=game, rolls__isnull=True).count() == 0
     if rule_set["preset"] == "30s":
         assert {"roll", "keep", "target", "hunt"} <= seen
+
+
+def test_a_typed_in_turn_leaves_no_empty_dice_box() -> None:
+    """With no rolled turn to show again, the dice area is empty, so the page hides it."""
+    game, _ = store.create_game("Typed", ["Anna", "Ben"], dice_rules.RuleSet())
+    store.record_turn(game.pk, dice_rules.Turn(20))
+    page = Client().get(f"/g/{game.pk}/").content.decode()
+    assert '<div id="dice-area" class="dice-area"></div>' in page
