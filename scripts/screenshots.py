@@ -2,14 +2,19 @@
 
     .venv/bin/python scripts/screenshots.py [outdir]      (default: docs/screenshots)
 
-Starts the app on a free loopback port against a throwaway SQLite file, plays a few games
-through the JSON API, then photographs with Chromium:
+Starts the app on a loopback port (8123 when it is free) against a throwaway SQLite file,
+plays a few games through the JSON API and the store, then photographs with Chromium. Each
+game a host names is named in the language of the picture ("Friday at Helle’s", "Fredag hos
+Helle"); one nobody named, the app names itself in the reader's language. Its links name
+thirty.test, a name only this browser resolves (to the loopback port), so that a page opened
+by it is no secure context, as on a phone on the Wi-Fi:
 
     home-<size>-<lang>.png     the home page with the history (whole page)
     dice-roll-<size>-<lang>.png   a turn the app rolls, on the roller's phone, odds shown
     dice-watch-<size>-<lang>.png  the same turn on a watcher's phone
     host-<size>-<lang>.png     the host's game page, with the turn form
     watch-<size>-<lang>.png    the same game on a watcher's phone
+    join-code-share-<lang>-<size>.png  its card to follow on a phone, with the short code
     turn-<size>-<lang>.png     the turn form after tapping a total above 30
     chart-<size>-<lang>-<scheme>.png    a finished game's chart and highlights
     history-<size>-<lang>-<scheme>.png  the history, searched for a player
@@ -20,10 +25,29 @@ through the JSON API, then photographs with Chromium:
     cards-table-<size>-<lang>.png   the card table as a watcher sees it
     cards-chart-<size>-<lang>.png   a finished card game's chart of tokens
     cards-replay-<size>-<lang>.png  a finished card game replayed, at deal 2, every hand shown
+    cards-deal-banner-<lang>-<size>.png  the banner a watcher sees as a deal ends
     merge-<size>-<lang>.png    merging another spelling into a player, before it is confirmed
+    chances-<size>-<lang>.png       the chances of Thirty (whole page)
+    chances-30s-<size>-<lang>.png   the chances of a turn in 30s (whole page)
+    chances-estimate-<size>-<lang>.png  the create form's estimate of a 30s game's length
+    join-page-<lang>-<size>.png     /join after a code that opens no game
+    hand-over-<lang>-<size>.png     the host's "Someone leaving?", open
+    presence-<lang>-<size>.png      who is at the table: one seat's phone is here
+    turn-sound-<lang>-<size>.png    a seat's phone on its turn, the sound on (whole page)
+    computer-pace-dice-<lang>-<size>.png  a watcher some 3.4 s after a person's turn, the
+                               computers' moves shown one by one (the table's pace)
+    turn-taken-back-<lang>-<size>.png     a seat's phone whose turn the host took back
 
-where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and every other
-page in Danish, at both sizes:
+where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and
+
+    cards-jack-grid-phone-<lang>.png  a hand with a Jack and its values, on a phone
+    table-screen-{cards-da-laptop,cards-en-phone,dice-da-phone,dice-en-laptop}.png
+                               the table screen of a card game and of a dice game
+    plain-http-{notice-en-phone,notice-da-laptop}.png  the host's line on plain http
+    plain-http-{https-en-laptop,https-da-phone}.png    the page on serving https
+    plain-http-{400-en-laptop,400-da-phone}.png        an address the app does not answer to
+
+and every other page in Danish, at both sizes:
 
     rules-<size>-da.png        the rules page (whole page)
     heal-<size>-da.png         a 30s turn above 30 with healing: heal or attack?
@@ -37,9 +61,10 @@ page in Danish, at both sizes:
     csrf-<size>-da.png         a form refused for its CSRF token (403)
     error-<size>-da.png        the server error page (500)
 
-The error pages are drawn in this process with DEBUG off, as a visitor would see them, and
-shown against the running server so that they get its stylesheet. Every wait is bounded; the
-server is stopped at the end, also after an error.
+The error pages (and the 400 page of an address the app does not answer to) are drawn in
+this process with DEBUG off, as a visitor would see them, and shown against the running
+server so that they get its stylesheet. Every wait is bounded; the server is stopped at the
+end, also after an error.
 """
 
 from __future__ import annotations
@@ -55,7 +80,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -71,6 +96,11 @@ SCHEMES = ("light", "dark")
 START_TIMEOUT = 30  # seconds for the server to answer
 REQUEST_TIMEOUT = 10
 PAGE_TIMEOUT_MS = 10_000
+PORT = 8123  # the port `make run` uses, so that the links read the same from run to run
+# The name the links carry: only this script's browser resolves it, to the loopback port. A
+# page opened by it is no secure context, as on a phone that opens the laptop's address.
+LAN_NAME = "thirty.test"
+PACE_SHOT_S = 3.2  # how long after a phone hears of a turn its computers' moves are photographed
 
 # The game the pictures are about: eight seats, long names among them.
 MAIN_PLAYERS = [
@@ -91,10 +121,49 @@ HUNTS = [0, 1, 1, 2, 2, 3, 4]
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+    """PORT when it is free, else any free port."""
+    for wanted in (PORT, 0):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", wanted))
+            except OSError:
+                continue
+            port: int = sock.getsockname()[1]
+            return port
+    raise SystemExit("no free port")
+
+
+class Titles:
+    """The names the host gave the games, in each language. Before the pictures of a
+    language, `speak` renames every game to its name in that language (through the store),
+    so that a Danish page never shows an English name."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, dict[str, str]] = {}
+
+    def add(self, game: dict[str, Any], da: str) -> dict[str, Any]:
+        self.names[game["id"]] = {"en": game["name"], "da": da}
+        return game
+
+    def speak(self, lang: str) -> None:
+        from games import store
+
+        for game_id, names in self.names.items():
+            store.rename_game(game_id, names[lang])
+
+
+TITLES = Titles()
+
+
+def django_ready(env: dict[str, str]) -> None:
+    """Django in this process, on the server's database: for the store and the error pages."""
+    os.environ.update(env)
+    # Playwright's sync API runs an event loop on this thread; the store's calls here come
+    # one at a time between its calls, never from inside it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    import django
+
+    django.setup()
 
 
 def server_env(database: Path) -> dict[str, str]:
@@ -140,8 +209,9 @@ def running_server() -> Iterator[tuple[str, dict[str, str]]]:
             timeout=120,
         )
         port = free_port()
-        # The server listens on loopback only, so its links must point there, not at the LAN.
-        env["SITE_URL"] = f"http://127.0.0.1:{port}"
+        # The server listens on loopback only; its links name LAN_NAME, which the browser
+        # resolves there (see `shoot`).
+        env["SITE_URL"] = f"http://{LAN_NAME}:{port}"
         log = (Path(tmp) / "server.log").open("w")
         server = subprocess.Popen(
             [sys.executable, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
@@ -179,19 +249,41 @@ def wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
     raise SystemExit(f"the server did not answer within {START_TIMEOUT} s")
 
 
-def api(base: str, path: str, body: dict[str, Any], key: str | None = None) -> dict[str, Any]:
+def api(
+    base: str,
+    path: str,
+    body: dict[str, Any] | None,
+    key: str | None = None,
+    method: str = "POST",
+) -> dict[str, Any]:
     headers = {"Content-Type": "application/json", "Accept-Language": "en"}
     if key:
         headers["X-Host-Key"] = key
-    request = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers=headers, method="POST"
-    )
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, headers=headers, method=method)
     try:
         with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
             answer: dict[str, Any] = json.load(response)
             return answer
     except urllib.error.HTTPError as error:
-        raise SystemExit(f"POST {path} refused: {error.code} {error.read()[:300]!r}") from None
+        raise SystemExit(f"{method} {path} refused: {error.code} {error.read()[:300]!r}") from None
+
+
+def new_game(
+    base: str, players: list[Any], name: str = "", da: str = "", **rules: Any
+) -> dict[str, Any]:
+    """A game through the API; a name given is given in both languages (`Titles`)."""
+    body: dict[str, Any] = {"players": players, "rules": rules}
+    if name:
+        body["name"] = name
+    game = api(base, "/api/games", body)
+    return TITLES.add(game, da) if name else game
+
+
+def enter_turn(base: str, game: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    """A turn typed in by the host; the answer keeps the host's key."""
+    key = game["host_key"]
+    return api(base, f"/api/games/{game['id']}/turns", body, key) | {"host_key": key}
 
 
 def play(base: str, game: dict[str, Any], turns: int, rng: random.Random) -> dict[str, Any]:
@@ -224,30 +316,19 @@ def play(base: str, game: dict[str, Any], turns: int, rng: random.Random) -> dic
 
 def build_games(base: str) -> dict[str, Any]:
     """A few games for the history, and the main one (returned) that is still in play."""
-    done = api(
+    done = new_game(
         base,
-        "/api/games",
-        {
-            "name": "Thursday warm-up",
-            "players": ["Mette", "Nikolaj", "Oskar"],
-            "rules": {"start_points": 4},
-        },
+        ["Mette", "Nikolaj", "Oskar"],
+        "Thursday warm-up",
+        "Opvarmning torsdag",
+        start_points=4,
     )
     done = play(base, done, 60, random.Random(1))
-    thirty_s = api(
-        base,
-        "/api/games",
-        {
-            "players": ["Anna", "Ben", "Cleo", "Dan", "Eva"],
-            "rules": {"preset": "30s", "healing": True, "free_for_all": True},
-        },
+    thirty_s = new_game(
+        base, ["Anna", "Ben", "Cleo", "Dan", "Eva"], preset="30s", healing=True, free_for_all=True
     )
     play(base, thirty_s, 12, random.Random(2))
-    main = api(
-        base,
-        "/api/games",
-        {"name": "Friday at Helle’s", "players": MAIN_PLAYERS, "rules": {"start_points": 8}},
-    )
+    main = new_game(base, MAIN_PLAYERS, "Friday at Helle’s", "Fredag hos Helle", start_points=8)
     # This seed leaves one player out after 25 turns and the game still going.
     main = play(base, main, 25, random.Random(6))
     if main["finished"]:
@@ -258,39 +339,18 @@ def build_games(base: str) -> dict[str, Any]:
 def build_extra_games(base: str) -> dict[str, dict[str, Any]]:
     """A 30s game with healing where the next roller has points to heal, and a shorter game
     that two players share."""
-    key = "host_key"
-    heal = api(
-        base,
-        "/api/games",
-        {
-            "name": "Søndag",
-            "players": ["Anna", "Ben", "Cleo"],
-            "rules": {"preset": "30s", "healing": True},
-        },
+    heal = new_game(base, ["Anna", "Ben", "Cleo"], "Sunday", "Søndag", preset="30s", healing=True)
+    for total in (24, 30, 30):
+        heal = enter_turn(base, heal, {"total": total})
+    shared = new_game(
+        base, ["Anna", "Ben", "Cleo"], "Saturday", "Lørdag", preset="30s", end="first_out"
     )
-    for turn in ({"total": 24}, {"total": 30}, {"total": 30}):
-        heal = api(base, f"/api/games/{heal['id']}/turns", turn, heal[key]) | {key: heal[key]}
-    shared = api(
-        base,
-        "/api/games",
-        {
-            "name": "Lørdag",
-            "players": ["Anna", "Ben", "Cleo"],
-            "rules": {"preset": "30s", "end": "first_out"},
-        },
-    )
-    shared = api(
-        base, f"/api/games/{shared['id']}/turns", {"total": 35, "hunt": 6}, shared[key]
-    ) | {key: shared[key]}
+    shared = enter_turn(base, shared, {"total": 35, "hunt": 6})
     return {"heal": heal, "shared": shared}
 
 
-def error_pages(env: dict[str, str]) -> dict[str, str]:
+def error_pages() -> dict[str, str]:
     """The 404, CSRF and 500 pages in Danish, as the app answers them with DEBUG off."""
-    os.environ.update(env)
-    import django
-
-    django.setup()
     from django.test import Client, RequestFactory, override_settings
 
     from games.errors import server_error
@@ -307,31 +367,63 @@ def error_pages(env: dict[str, str]) -> dict[str, str]:
     return {name: response.content.decode() for name, response in pages.items()}
 
 
+def bad_host_page(lang: str) -> str:
+    """The page of an address the app does not answer to, with DEBUG off, as a laptop without
+    SITE_URL answers it: on its own names and its address on the network (a documentation
+    address here, not this machine's)."""
+    from django.test import Client, override_settings
+
+    from thirty.network import LOOPBACK_NAMES
+
+    hosts = [*LOOPBACK_NAMES, "192.0.2.2", "vm", "vm.local"]
+    with override_settings(DEBUG=False, SITE_URL="", ALLOWED_HOSTS=hosts):
+        visitor = Client(raise_request_exception=False, headers={"accept-language": lang})
+        response = visitor.get("/", headers={"host": "thirty.local:8123"})
+    if response.status_code != 400:
+        raise SystemExit(f"the wrong address answered {response.status_code}, not 400")
+    return response.content.decode()
+
+
 def shoot(
     base: str,
+    lan: str,
     game: dict[str, Any],
     extra: dict[str, dict[str, Any]],
     errors: dict[str, str],
     outdir: Path,
 ) -> list[Path]:
+    """Every picture. The games the history shows come first, in each language in turn; the
+    games of the later pictures are made after them, so that the history stays as it was."""
     from playwright.sync_api import sync_playwright
 
     taken: list[Path] = []
+    resolve = f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=[*CHROMIUM_ARGS, resolve]
+        )
         try:
             for lang in LANGUAGES:
+                TITLES.speak(lang)
                 for size in SIZES:
                     taken += shoot_one(browser, base, game, outdir, size, lang)
-            for size in SIZES:
-                taken += shoot_danish(browser, base, game, extra, errors, outdir, size)
-            for lang in LANGUAGES:
                 for size in SIZES:
                     for scheme in SCHEMES:
                         taken += shoot_pictures(browser, base, game, outdir, size, lang, scheme)
+            for size in SIZES:
+                taken += shoot_danish(browser, base, game, extra, errors, outdir, size)
             taken += shoot_cards(browser, base, outdir)
             taken += shoot_card_replay(browser, base, outdir)
             taken += shoot_dice(browser, base, outdir)
+            taken += shoot_chances(browser, base, outdir)
+            taken += shoot_plain_http(browser, base, lan, outdir)
+            taken += shoot_table_screens(browser, base, outdir)
+            taken += shoot_host_tools(browser, base, outdir)
+            taken += shoot_turn_sound(browser, base, outdir)
+            taken += shoot_deal_banner(browser, base, outdir)
+            taken += shoot_jack_grid(browser, base, outdir)
+            taken += shoot_computer_pace(browser, base, outdir)
+            taken += shoot_turn_taken_back(browser, base, outdir)
         finally:
             browser.close()
     return taken
@@ -351,15 +443,34 @@ def new_context(browser: Any, size: str, lang: str) -> Any:
     return context
 
 
+def shot(
+    page: Any, path: Path, taken: list[Path], *, full_page: bool = False, settle_ms: float = 300
+) -> None:
+    page.mouse.move(0, 0)  # no hover left on a row
+    page.wait_for_timeout(settle_ms)  # let fonts and swaps settle
+    page.screenshot(path=str(path), full_page=full_page)
+    taken.append(path)
+
+
 def snapper(outdir: Path, size: str, lang: str, taken: list[Path]) -> Any:
+    """Pictures named <name>-<size>-<lang>.png."""
+
     def snap(page: Any, name: str, *, full_page: bool = False) -> None:
-        path = outdir / f"{name}-{size}-{lang}.png"
-        page.mouse.move(0, 0)  # no hover left on a row
-        page.wait_for_timeout(300)  # let fonts and swaps settle
-        page.screenshot(path=str(path), full_page=full_page)
-        taken.append(path)
+        shot(page, outdir / f"{name}-{size}-{lang}.png", taken, full_page=full_page)
 
     return snap
+
+
+def host_cookie(base: str, game: dict[str, Any]) -> dict[str, str]:
+    return {"name": f"thirty_host_{game['id']}", "value": game["host_key"], "url": base}
+
+
+def each_view() -> Iterator[tuple[str, str]]:
+    """Every language and size, a language's pictures together: the language's names first."""
+    for lang in LANGUAGES:
+        TITLES.speak(lang)
+        for size in SIZES:
+            yield lang, size
 
 
 def shoot_danish(
@@ -460,9 +571,15 @@ def shoot_one(
 
         page.goto(game_url, wait_until="load")
         snap(page, "watch")
+        share = page.locator("#share")
+        share.scroll_into_view_if_needed()
+        page.mouse.move(0, 0)
+        page.wait_for_timeout(300)
+        path = outdir / f"join-code-share-{lang}-{size}.png"
+        share.screenshot(path=str(path))
+        taken.append(path)
 
-        host_cookie = {"name": f"thirty_host_{game['id']}", "value": game["host_key"], "url": base}
-        context.add_cookies([host_cookie])
+        context.add_cookies([host_cookie(base, game)])
         page.goto(game_url, wait_until="load")
         page.locator("#turn-panel .totals").wait_for()
         snap(page, "host")
@@ -510,10 +627,11 @@ def main() -> None:
     outdir = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screenshots"
     outdir.mkdir(parents=True, exist_ok=True)
     with running_server() as (base, env):
+        django_ready(env)
         game = build_games(base)
         extra = build_extra_games(base)
-        errors = error_pages(env)
-        taken = shoot(base, game, extra, errors, outdir)
+        errors = error_pages()
+        taken = shoot(base, env["SITE_URL"], game, extra, errors, outdir)
     for path in taken:
         print(path)
 
@@ -528,18 +646,47 @@ def card_call(base: str, path: str, body: dict[str, Any] | None, seat_key: str) 
         return answer
 
 
+def claim_card_seats(base: str, game: dict[str, Any]) -> dict[int, str]:
+    """Each person's seat of a card game claimed through the API: its key, by seat from 1."""
+    keys = {}
+    for seat, link in enumerate(game["seat_keys"], start=1):
+        if link is not None:
+            path = f"/api/games/{game['id']}/seats/{seat}/claim"
+            keys[seat] = card_call(base, path, {}, link)["seat_key"]
+    return keys
+
+
+def highest_card_move(base: str, game: dict[str, Any], keys: dict[int, str]) -> dict[str, Any]:
+    """The seat to move plays the card that takes the total highest, so that the deal soon
+    ends; the state after it."""
+    from games.rules.cards import Move, resolve
+
+    def highest(state: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        deal = state["deal"]
+        return max(legal, key=lambda move: resolve(deal["total"], deal["colour"], Move(**move))[0])
+
+    return card_move(base, game, keys, highest)
+
+
+def card_move(
+    base: str,
+    game: dict[str, Any],
+    keys: dict[int, str],
+    pick: Callable[[dict[str, Any], list[dict[str, Any]]], dict[str, Any]],
+) -> dict[str, Any]:
+    """The seat to move plays the legal card `pick` chooses; the state after it."""
+    state = card_call(base, f"/api/games/{game['id']}", None, keys[min(keys)])
+    mover = state["deal"]["to_move"]
+    legal = card_call(base, f"/api/games/{game['id']}", None, keys[mover])["legal"]
+    move = pick(state, legal) | {"version": state["version"]}
+    return card_call(base, f"/api/games/{game['id']}/moves", move, keys[mover])
+
+
 def build_card_game(base: str) -> tuple[dict[str, Any], dict[int, str]]:
     """A card game of Anna, Ben and a computer, a few cards in, on Anna's turn."""
     players = ["Anna", "Benjamin", {"name": "Robot", "computer": True}]
-    game = api(
-        base,
-        "/api/games",
-        {"name": "Cards at Helle’s", "players": players, "rules": {"preset": "cards", "tokens": 3}},
-    )
-    keys = {}
-    for seat in (1, 2):
-        path = f"/api/games/{game['id']}/seats/{seat}/claim"
-        keys[seat] = card_call(base, path, {}, game["seat_keys"][seat - 1])["seat_key"]
+    game = new_game(base, players, "Cards at Helle’s", "Kort hos Helle", preset="cards", tokens=3)
+    keys = claim_card_seats(base, game)
     rng = random.Random(30)
     for _ in range(40):
         state = card_call(base, f"/api/games/{game['id']}", None, keys[1])
@@ -556,24 +703,23 @@ def shoot_cards(browser: Any, base: str, outdir: Path) -> list[Path]:
     """The card game: a player's hand on their turn, and the table as a watcher sees it."""
     game, keys = build_card_game(base)
     taken: list[Path] = []
-    for lang in LANGUAGES:
-        for size in SIZES:
-            snap = snapper(outdir, size, lang, taken)
-            context = new_context(browser, size, lang)
-            try:
-                cookie = {"name": f"thirty_seat_{game['id']}", "value": keys[1], "url": base}
-                context.add_cookies([cookie])
-                page = context.new_page()
-                page.goto(f"{base}/g/{game['id']}/")
-                page.locator("#hand").scroll_into_view_if_needed()
-                snap(page, "cards-hand")
-                watcher = new_context(browser, size, lang)
-                page = watcher.new_page()
-                page.goto(f"{base}/g/{game['id']}/")
-                snap(page, "cards-table", full_page=True)
-                watcher.close()
-            finally:
-                context.close()
+    for lang, size in each_view():
+        snap = snapper(outdir, size, lang, taken)
+        context = new_context(browser, size, lang)
+        try:
+            cookie = {"name": f"thirty_seat_{game['id']}", "value": keys[1], "url": base}
+            context.add_cookies([cookie])
+            page = context.new_page()
+            page.goto(f"{base}/g/{game['id']}/")
+            page.locator("#hand").scroll_into_view_if_needed()
+            snap(page, "cards-hand")
+            watcher = new_context(browser, size, lang)
+            page = watcher.new_page()
+            page.goto(f"{base}/g/{game['id']}/")
+            snap(page, "cards-table", full_page=True)
+            watcher.close()
+        finally:
+            context.close()
     return taken
 
 
@@ -581,74 +727,314 @@ def shoot_card_replay(browser: Any, base: str, outdir: Path) -> list[Path]:
     """A card tournament the computer played to the end: its chart of tokens and its replay
     at deal 2; and the confirmation of merging two spellings of a player."""
     players = [{"name": name, "computer": True} for name in ("Anna", "Benjamin", "Robot")]
-    game = api(
-        base,
-        "/api/games",
-        {"name": "Cards at Helle’s", "players": players, "rules": {"preset": "cards", "tokens": 3}},
-    )
-    other = api(base, "/api/games", {"name": "Sunday", "players": ["Ana", "Ben"]})
+    game = new_game(base, players, "Cards at Helle’s", "Kort hos Helle", preset="cards", tokens=3)
+    other = new_game(base, ["Ana", "Ben"], "Sunday", "Søndag")
     play(base, other, 1, random.Random(1))
     taken: list[Path] = []
-    for lang in LANGUAGES:
-        for size in SIZES:
-            snap = snapper(outdir, size, lang, taken)
-            context = new_context(browser, size, lang)
-            try:
-                page = context.new_page()
-                page.goto(f"{base}/g/{game['id']}/")
-                page.locator("#chart img").wait_for()
-                page.locator("#chart").scroll_into_view_if_needed()
-                snap(page, "cards-chart")
-                page.goto(f"{base}/g/{game['id']}/replay?deal=2")
-                snap(page, "cards-replay", full_page=True)
-                page.goto(f"{base}/players/Anna/merge?other=Ana")
-                snap(page, "merge")
-            finally:
-                context.close()
+    for lang, size in each_view():
+        snap = snapper(outdir, size, lang, taken)
+        context = new_context(browser, size, lang)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/g/{game['id']}/")
+            page.locator("#chart img").wait_for()
+            page.locator("#chart").scroll_into_view_if_needed()
+            snap(page, "cards-chart")
+            page.goto(f"{base}/g/{game['id']}/replay?deal=2")
+            snap(page, "cards-replay", full_page=True)
+            page.goto(f"{base}/players/Anna/merge?other=Ana")
+            snap(page, "merge")
+        finally:
+            context.close()
     return taken
 
 
 def shoot_dice(browser: Any, base: str, outdir: Path) -> list[Path]:
     """A turn with dice the app rolls: one die set aside and five just rolled, with the odds
     of each choice on the roller's phone, and the same turn on a watcher's phone."""
-    game = api(
-        base,
-        "/api/games",
-        {"name": "Dice night", "players": ["Anna", "Ben", {"name": "Robot", "computer": True}]},
-    )
+    players = ["Anna", "Ben", {"name": "Robot", "computer": True}]
+    game = new_game(base, players, "Dice night", "Terningaften")
     key, url = game["host_key"], f"{base}/g/{game['id']}/"
     taken: list[Path] = []
+    for lang, size in each_view():
+        snap = snapper(outdir, size, lang, taken)
+        context = new_context(browser, size, lang)
+        try:
+            context.add_cookies([{"name": f"thirty_host_{game['id']}", "value": key, "url": base}])
+            page = context.new_page()
+            page.goto(url, wait_until="load")
+            if not page.locator("#seat-links input[name=shown]").is_checked():
+                page.locator("#seat-links").evaluate("details => { details.open = true; }")
+                page.locator("#seat-links input[name=shown]").check()
+                page.wait_for_url(url)
+            if not taken:  # the turn, rolled once for every picture
+                state = api(base, f"/api/games/{game['id']}/roll", {}, key)
+                dice = sorted(state["turn_in_progress"]["rolls"][0]["dice"], reverse=True)
+                api(base, f"/api/games/{game['id']}/roll", {"keep": dice[:1]}, key)
+            page.goto(url, wait_until="load")
+            page.locator("#turn-panel .pick").first.wait_for()
+            page.locator("#turn-panel").scroll_into_view_if_needed()
+            page.wait_for_timeout(600)  # the dice have landed
+            snap(page, "dice-roll")
+            watcher = new_context(browser, size, lang)
+            page = watcher.new_page()
+            page.goto(url, wait_until="load")
+            page.wait_for_timeout(600)
+            snap(page, "dice-watch")
+            watcher.close()
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_chances(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """The chances of Thirty and of 30s; the create form's estimate of a shorter 30s game,
+    from the home page; and /join after a code that opens no game."""
+    taken: list[Path] = []
+    for lang, size in each_view():
+        snap = snapper(outdir, size, lang, taken)
+        context = new_context(browser, size, lang)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/chances/", wait_until="load")
+            snap(page, "chances", full_page=True)
+            page.goto(f"{base}/chances/?preset=30s", wait_until="load")
+            snap(page, "chances-30s", full_page=True)
+            page.goto(f"{base}/", wait_until="load")
+            for field in ("input[name=preset][value='30s']", "input[name=first_out]"):
+                with page.expect_response(lambda answer: "/estimate" in answer.url):
+                    page.locator(field).check()
+            page.locator("#estimate strong").wait_for()
+            page.locator("#estimate").evaluate("e => e.scrollIntoView({block: 'center'})")
+            snap(page, "chances-estimate")
+            page.goto(f"{base}/join?code=XYZZY", wait_until="load")
+            shot(page, outdir / f"join-page-{lang}-{size}.png", taken)
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_plain_http(browser: Any, base: str, lan: str, outdir: Path) -> list[Path]:
+    """The host's page opened by the laptop's name (no secure context), with its line on
+    what the phones miss; the page on serving https; and the page of an address the app
+    does not answer to."""
+    game = new_game(base, ["Anna", "Ben"])
+    taken: list[Path] = []
+    views = [("notice", "en", "phone"), ("notice", "da", "laptop")]
+    views += [("https", "en", "laptop"), ("https", "da", "phone")]
+    views += [("400", "en", "laptop"), ("400", "da", "phone")]
+    for name, lang, size in views:
+        context = new_context(browser, size, lang)
+        path = outdir / f"plain-http-{name}-{lang}-{size}.png"
+        try:
+            page = context.new_page()
+            if name == "notice":
+                context.add_cookies([host_cookie(lan, game)])
+                page.goto(f"{lan}/g/{game['id']}/", wait_until="load")
+                page.locator("[data-insecure-notice]").wait_for()
+                shot(page, path, taken)
+            elif name == "https":
+                page.goto(f"{base}/https/", wait_until="load")
+                shot(page, path, taken, full_page=True)
+            else:
+                page.goto(f"{base}/healthz", wait_until="load")  # its links resolve against it
+                page.set_content(bad_host_page(lang), wait_until="load")
+                shot(page, path, taken)
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_table_screens(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """The table screen (/g/<id>/table) of a card game a person and two computers are about
+    to play, and of a dice game five turns in."""
+    computers = [{"name": name, "computer": True} for name in ("Bot", "Bo")]
+    cards = new_game(base, ["Anna", *computers], "Cards", "Kort", preset="cards")
+    dice = new_game(base, ["Anna", "Ben", "Cleo", "Dan"], "Friday night", "Fredag aften")
+    for total, hunt in ((33, 2), (24, None), (31, 1), (28, None), (35, 3)):
+        dice = enter_turn(base, dice, {"total": total} | ({"hunt": hunt} if hunt else {}))
+    views = [("cards", cards, "en", "phone"), ("dice", dice, "en", "laptop")]
+    views += [("cards", cards, "da", "laptop"), ("dice", dice, "da", "phone")]
+    taken: list[Path] = []
+    spoken = ""
+    for kind, game, lang, size in views:
+        if lang != spoken:
+            TITLES.speak(lang)
+            spoken = lang
+        context = new_context(browser, size, lang)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/g/{game['id']}/table", wait_until="load")
+            shot(page, outdir / f"table-screen-{kind}-{lang}-{size}.png", taken)
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_host_tools(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """The host's page before the first turn: "Someone leaving?" open; and who is at the
+    table, one seat's phone here (as its event stream notes it)."""
+    from games import presence
+
+    leaving = new_game(base, ["Anna", "Ben"])
+    table = new_game(base, ["Anna", "Ben", "Cleo"])
+    taken: list[Path] = []
+    for lang, size in each_view():
+        context = new_context(browser, size, lang)
+        try:
+            context.add_cookies([host_cookie(base, leaving), host_cookie(base, table)])
+            page = context.new_page()
+            page.goto(f"{base}/g/{leaving['id']}/", wait_until="load")
+            hand_over = page.locator("#hand-over")
+            hand_over.evaluate("details => { details.open = true; }")
+            hand_over.evaluate("e => e.scrollIntoView({block: 'center'})")
+            shot(page, outdir / f"hand-over-{lang}-{size}.png", taken)
+            presence.seen(table["id"], 1)  # Ben's phone
+            page.goto(f"{base}/g/{table['id']}/", wait_until="load")
+            page.locator("#presence .seat-presence.here").wait_for()
+            page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+            shot(page, outdir / f"presence-{lang}-{size}.png", taken)
+        finally:
+            context.close()
+    return taken
+
+
+def open_seat(page: Any, base: str, game: dict[str, Any], seat: int) -> None:
+    """Open a dice game's seat link (seat from 1), so that this phone holds the seat."""
+    page.goto(f"{base}/g/{game['id']}/seat#{game['seat_keys'][seat - 1]}", wait_until="load")
+    page.wait_for_url(f"{base}/g/{game['id']}/")
+    page.wait_for_load_state("load")
+
+
+def shoot_turn_sound(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """A seat's phone on its turn, its sound on (whole page)."""
+    from games import presence
+
+    game = new_game(base, ["Anna", "Ben", "Cleo"])
+    taken: list[Path] = []
+    for lang, size in each_view():
+        context = new_context(browser, size, lang)
+        try:
+            # The phone's own seat is at the table: noted before the page asks who is, not
+            # after, as its stream would.
+            presence.seen(game["id"], 0)
+            context.add_init_script("localStorage.setItem('thirty-turn-sound', 'on')")
+            page = context.new_page()
+            open_seat(page, base, game, 1)
+            page.locator("#turn-panel .totals").wait_for()
+            page.locator("#turn-sound[aria-pressed=true]").wait_for()
+            shot(page, outdir / f"turn-sound-{lang}-{size}.png", taken, full_page=True)
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_deal_banner(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """The banner a watcher sees as a card deal ends, on both sizes at once."""
+    taken: list[Path] = []
     for lang in LANGUAGES:
-        for size in SIZES:
-            snap = snapper(outdir, size, lang, taken)
-            context = new_context(browser, size, lang)
-            try:
-                context.add_cookies(
-                    [{"name": f"thirty_host_{game['id']}", "value": key, "url": base}]
-                )
-                page = context.new_page()
-                page.goto(url, wait_until="load")
-                if not page.locator("#seat-links input[name=shown]").is_checked():
-                    page.locator("#seat-links").evaluate("details => { details.open = true; }")
-                    page.locator("#seat-links input[name=shown]").check()
-                    page.wait_for_url(url)
-                if not taken:  # the turn, rolled once for every picture
-                    state = api(base, f"/api/games/{game['id']}/roll", {}, key)
-                    dice = sorted(state["turn_in_progress"]["rolls"][0]["dice"], reverse=True)
-                    api(base, f"/api/games/{game['id']}/roll", {"keep": dice[:1]}, key)
-                page.goto(url, wait_until="load")
-                page.locator("#turn-panel .pick").first.wait_for()
-                page.locator("#turn-panel").scroll_into_view_if_needed()
-                page.wait_for_timeout(600)  # the dice have landed
-                snap(page, "dice-roll")
-                watcher = new_context(browser, size, lang)
-                page = watcher.new_page()
-                page.goto(url, wait_until="load")
-                page.wait_for_timeout(600)
-                snap(page, "dice-watch")
-                watcher.close()
-            finally:
+        game = new_game(base, ["Anna", "Ben"], preset="cards", tokens=2)
+        keys = claim_card_seats(base, game)
+        contexts = {size: new_context(browser, size, lang) for size in SIZES}
+        try:
+            pages = {size: context.new_page() for size, context in contexts.items()}
+            for page in pages.values():
+                page.goto(f"{base}/g/{game['id']}/", wait_until="load")
+            page.wait_for_timeout(500)  # the pages' event streams are open
+            for _ in range(60):
+                if highest_card_move(base, game, keys)["deals"]:
+                    break
+            else:
+                raise SystemExit("the first deal did not end")
+            for size, page in pages.items():
+                page.locator("#deal-banner:not([hidden])").wait_for()
+                shot(page, outdir / f"cards-deal-banner-{lang}-{size}.png", taken)
+        finally:
+            for context in contexts.values():
                 context.close()
+    return taken
+
+
+def shoot_jack_grid(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """A phone's hand with a Jack on its turn at total 0: the Jack's values as a grid. The
+    deals are the server's, so games are dealt until one fits; the others are deleted."""
+    from games import store
+
+    for _ in range(80):
+        game = new_game(base, ["Anna", "Ben"], preset="cards")
+        key = claim_card_seats(base, game)[1]
+        state = card_call(base, f"/api/games/{game['id']}", None, key)
+        if state["deal"]["to_move"] == 1 and any(card[0] == "J" for card in state["hand"]):
+            break
+        store.delete_game(game["id"])
+    else:
+        raise SystemExit("no deal gave Anna a Jack")
+    taken: list[Path] = []
+    for lang in LANGUAGES:
+        context = new_context(browser, "phone", lang)
+        try:
+            cookie = {"name": f"thirty_seat_{game['id']}", "value": key, "url": base}
+            context.add_cookies([cookie])
+            page = context.new_page()
+            page.goto(f"{base}/g/{game['id']}/", wait_until="load")
+            page.locator("#hand details.choose:has(.choice-total) summary").click()
+            page.locator("#hand .choice-total").wait_for()
+            shot(page, outdir / f"cards-jack-grid-phone-{lang}.png", taken)
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_computer_pace(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """A watcher's page a moment after a person's turn is typed in (PACE_SHOT_S after the page
+    hears of it, some 3.4 s after the turn): the computers moved at once on the server, and
+    the page shows their moves one by one (the table's pace), the newest highlighted, the
+    sheet's points hidden until the last. A new game each time."""
+    computers = [{"name": name, "computer": True} for name in ("Bot 1", "Bot 2")]
+    taken: list[Path] = []
+    for lang, size in each_view():
+        game = new_game(base, ["Anna", *computers])
+        context = new_context(browser, size, lang)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/g/{game['id']}/", wait_until="load")
+            page.wait_for_timeout(500)  # the page's event stream is open
+            enter_turn(base, game, {"total": 27})
+            # The pace starts when the page hears of the turn, which may take a poll: from
+            # then on, so that the picture falls just after a move came in, as highlighted.
+            page.locator("body.pacing").wait_for()
+            heard = time.monotonic()
+            page.mouse.move(0, 0)
+            left_ms = (heard + PACE_SHOT_S - time.monotonic()) * 1000
+            path = outdir / f"computer-pace-dice-{lang}-{size}.png"
+            shot(page, path, taken, settle_ms=max(0, left_ms))
+        finally:
+            context.close()
+    return taken
+
+
+def shoot_turn_taken_back(browser: Any, base: str, outdir: Path) -> list[Path]:
+    """Ben's phone, holding his seat, after the host typed in 25 and 28 and took back the
+    last turn (Ben's): the phone says so. Every language and size follows at once."""
+    game = new_game(base, ["Anna", "Ben"])
+    views = [(lang, size) for lang in LANGUAGES for size in SIZES]
+    contexts = [new_context(browser, size, lang) for lang, size in views]
+    taken: list[Path] = []
+    try:
+        pages = [context.new_page() for context in contexts]
+        for page in pages:
+            open_seat(page, base, game, 2)
+        page.wait_for_timeout(500)  # the pages' event streams are open
+        enter_turn(base, game, {"total": 25})
+        enter_turn(base, game, {"total": 28})
+        api(base, f"/api/games/{game['id']}/turns/last", None, game["host_key"], "DELETE")
+        for (lang, size), page in zip(views, pages, strict=True):
+            page.locator("#seat-notice .notice").wait_for()
+            page.locator("#turn-panel .totals").wait_for()
+            shot(page, outdir / f"turn-taken-back-{lang}-{size}.png", taken)
+    finally:
+        for context in contexts:
+            context.close()
     return taken
 
 
