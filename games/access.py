@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse
 
 from games import guesses
 from games.models import Game, Seat, hash_key
-from games.rules import dice as dice_rules
 
 COOKIE_AGE = 60 * 60 * 24 * 365
 # The games this browser created, joined or followed, newest first: its "Your games".
@@ -24,11 +23,12 @@ class Access:
     host: bool = False
     seat: int | None = None  # the seat whose key this browser holds
 
-    def may_play(self, game: Game, position: dice_rules.Position) -> bool:
-        """Whether this browser may enter the turn that is due now."""
+    def may_act(self, game: Game, to_move: int | None) -> bool:
+        """Whether this browser may make the move of the seat `to_move` (whose move it is
+        now): the host, or that seat's own phone where the host lets players play."""
         if self.host:
             return True
-        return game.seats_play and self.seat is not None and position.next_roller == self.seat
+        return game.seats_play and self.seat is not None and to_move == self.seat
 
 
 def host_cookie_name(game: Game) -> str:

@@ -16,9 +16,6 @@ from datetime import date
 
 from django.db import models
 
-from games.rules.cards import CardRules
-from games.rules.dice import RuleSet
-
 
 def new_game_id() -> str:
     """72 random bits: a game's link is its only read permission, so it must not be guessable."""
@@ -83,22 +80,15 @@ class Game(models.Model):
     kind = models.CharField(max_length=8, default="dice")
     # The SHA-256 of the game's secret seed, shown from the start (the seed is in `Secret`).
     seed_sha256 = models.CharField(max_length=64, blank=True, default="")
-    # Who rolled the last row, kept with the version (see `Seat.cell_sum`).
-    last_roller = models.PositiveSmallIntegerField(null=True, blank=True)
     # What the rules made of the last row, kept by `store` with every change so that the
     # history can filter thousands of games without adding up their cells.
     finished = models.BooleanField(default=False)
     turn_count = models.PositiveIntegerField(default=0)
     # Set when the host deletes the game; it can be restored for a few minutes.
     deleted_at = models.DateTimeField(null=True, blank=True)
-    # The number of the first move (`Move`) of the dice game's turn in progress with dice
-    # the app rolls; null while no such turn is under way. The turn itself is read from the
-    # log (`store.rolling_turn`); this tells every page read, from the row it has already
-    # read, whether there is one to read and where it starts.
-    rolling_from = models.PositiveIntegerField(null=True, blank=True)
-    # How many app-rolled turns taken back the log keeps (`store.undone_turns`), so that a
-    # page reads them only where there are any: games from before the undo policy.
-    undone_rolled = models.PositiveSmallIntegerField(default=0)
+    # How many moves the log keeps marked undone (`Move.undone_at`), so that a page reads them
+    # only where there are any.
+    undone_moves = models.PositiveSmallIntegerField(default=0)
     # Whether the roller's phone shows the odds of each choice (a per-game switch).
     hints = models.BooleanField(default=False)
     # Seeds shown when the game ended, before an undo reopened it with a fresh one
@@ -141,16 +131,6 @@ class Game(models.Model):
     def preset(self) -> str:
         """The game for the history and the players' pages: "thirty", "30s" or "cards"."""
         return str(self.rules_data.get("preset", "thirty"))
-
-    @property
-    def rules(self) -> RuleSet:
-        """The rules of a dice game (Thirty or 30s)."""
-        return RuleSet.from_dict(self.rules_data)
-
-    @property
-    def card_rules(self) -> CardRules:
-        """The variants of a card game."""
-        return CardRules.from_dict(self.rules_data)
 
     def check_host_key(self, key: str | None) -> bool:
         if not key:
@@ -197,9 +177,9 @@ class Seat(models.Model):
     # the next update it gets (`games.web.game`), with the turn as the sheet showed it.
     taken_back_version = models.PositiveIntegerField(null=True, blank=True)
     taken_back_label = models.CharField(max_length=20, blank=True, default="")
-    # The sum of this seat's cells, kept in the transaction that writes or removes a row:
-    # with `Game.last_roller`, all the rules need to go on, read in one small query by any
-    # process, however long the game.
+    # The sum of this seat's cells, kept in the transaction that writes or removes a row, so
+    # that the history and the players' pages read where a game stands (`Kind.standing`) in
+    # one small query, however long the game.
     cell_sum = models.IntegerField(default=0)
 
     class Meta:
@@ -216,26 +196,24 @@ class Seat(models.Model):
 
 
 class Turn(models.Model):
-    """One row of the sheet: what the roller reported and what the rules made of it."""
+    """One row of the sheet, for every kind of game: what one move (or one turn of moves)
+    wrote in every seat's column (its `Cell`s), as the rules decided it: a dice turn's damage
+    or points, a card deal's tokens given up."""
 
     game = models.ForeignKey(Game, related_name="turns", on_delete=models.CASCADE)
     number = models.PositiveIntegerField()  # 1-based, no gaps
-    roller = models.PositiveSmallIntegerField()  # seat position
-    total = models.PositiveSmallIntegerField()
-    hunt = models.PositiveSmallIntegerField(null=True, blank=True)
-    target = models.PositiveSmallIntegerField(null=True, blank=True)  # free for all
-    heal = models.BooleanField(default=False)
-    effect = models.CharField(max_length=10)
-    victim = models.PositiveSmallIntegerField(null=True, blank=True)
-    # A turn rolled by the app keeps its audit trail: every roll with the dice set aside from
-    # it, and the hunt's rolls with their hits (`RolledTurn.to_json`). Null when typed in.
-    rolls = models.JSONField(null=True, blank=True)
-    hunt_rolls = models.JSONField(null=True, blank=True)
-    # Which seed rolled it: an index into the game's earlier seeds, then its current one, so
-    # that a checker re-derives every roll of a game that an undo reopened. Null when typed in.
+    roller = models.PositiveSmallIntegerField()  # the seat the row is about: who rolled, who lost
+    effect = models.CharField(max_length=10)  # what kind of row it is, in the kind's words
+    # What else the kind says of the row (`SheetRow.data`): for a dice turn its total, hunt,
+    # target, healing and victim and, for a turn the app rolled, every roll with the dice set
+    # aside from it and the hunt's rolls (its audit trail). Empty for a card deal.
+    data = models.JSONField(default=dict, blank=True)
+    # Which seed was current when the row was written: an index into the game's earlier seeds,
+    # then its current one, so that a checker re-derives every roll of a game that an undo
+    # reopened. Null for rows written before it was kept for every row.
     seed_index = models.PositiveSmallIntegerField(null=True, blank=True)
     # Played by the computer for its seat: a seat the computer held from the start, or one
-    # the host handed to it when its player left (the sheet marks these turns).
+    # the host handed to it when its player left (the sheet marks these rows).
     by_computer = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -269,14 +247,15 @@ class Secret(models.Model):
     a dice game, every die the app rolls. Only `games.store` reads it; no page or answer shows
     it before the game is over.
 
-    `state` is a cache, and only the store's: the card game's whole state at `state_version`
-    (hands and stock included), so that any process resumes a tournament in constant time
-    instead of replaying every move from the seed. It is read only under its version, never
-    shown, and can be dropped at any time: the seed and the move log rebuild it."""
+    `state` is a cache, and only the store's: the game's state at `state_version` as its kind's
+    engine writes it (a card game's includes the hands and the stock), so that any process
+    resumes a game in constant time instead of replaying every move. It is read only under
+    its version, never shown, and can be dropped at any time: the seed and the move log
+    rebuild it."""
 
     game = models.OneToOneField(Game, related_name="secret", on_delete=models.CASCADE)
     seed = models.CharField(max_length=64)
-    # The store's cache of the card game's state at `state_version` (see the docstring).
+    # The store's cache of the game's state at `state_version` (see the docstring).
     state = models.JSONField(null=True, blank=True)
     state_version = models.PositiveIntegerField(default=0)
 
@@ -288,16 +267,21 @@ class Secret(models.Model):
 
 
 class Move(models.Model):
-    """One move of a game's move log, in order: for the card game, a card played; for the dice
-    games, a turn typed in, a step of a turn the app rolls with the dice that fell for it, or
-    a computer's whole rolled turn with its rolls (`games.rules.dice.log`)."""
+    """One move of a game's move log, in order, for every kind: a card played; a dice turn
+    typed in, a step of a turn the app rolls with the dice that fell for it, or a computer's
+    whole rolled turn with its rolls (`games.rules.dice.log`). The log alone replays the game:
+    chance is part of the move, or follows from the game's secret seed."""
 
     game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)
     number = models.PositiveIntegerField()  # 1-based, no gaps
     seat = models.PositiveSmallIntegerField()
     # The move as its kind writes it: {"card": "AH", "value": 11}; {"total": 33, "hunt": 2,
-    # "target": null, "heal": false, "row": 7}; {"roll": {"keep": [6, 5]}, "dice": [4, 1, 3]}.
+    # "target": null, "heal": false}; {"roll": {"keep": [6, 5]}, "dice": [4, 1, 3]}.
     data = models.JSONField()
+    # The sheet row this move closed (`Turn.number`), if it closed one.
+    row = models.PositiveIntegerField(null=True, blank=True)
+    # Made by the computer for its seat (a seat handed to it, or held from the start).
+    by_computer = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the host took the move back (undo). It stays in the log, marked, so that the log
     # keeps every die anyone saw; a replay of the game skips it.

@@ -17,10 +17,9 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from games.cache import remembered
-from games.kinds import kind_of
+from games.kinds import kind_of, row_labels
 from games.models import Cell, Game, Seat, Turn
 from games.names import MAX_NAME_LENGTH, clean_text, name_key
-from games.rules import dice as dice_rules
 
 
 def seats_named(key: str) -> QuerySet[Seat]:
@@ -144,6 +143,7 @@ def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
     ):
         sums[game_id].append(harm)
 
+    beat_labels, hit_labels = row_labels()
     rolled_by_me = Exists(
         seats_named(key).filter(game=OuterRef("game"), position=OuterRef("roller"))
     )
@@ -151,10 +151,13 @@ def _add_up(key: str, seats: list[tuple[str, int, int, str]]) -> PlayerStats:
         game_id: (rolled, beat)
         for game_id, rolled, beat in Turn.objects.filter(rolled_by_me, game__in=in_played)
         .values("game_id")
-        .annotate(rolled=Count("id"), beat=Count("id", filter=~Q(effect=dice_rules.Effect.MISSED)))
+        .annotate(rolled=Count("id"), beat=Count("id", filter=Q(effect__in=beat_labels)))
         .values_list("game_id", "rolled", "beat")
     }
-    hits = Cell.objects.filter(turn__effect=dice_rules.Effect.HIT, turn__victim=F("seat__position"))
+    # A hit writes its damage in the victim's column, never the roller's own.
+    hits = Cell.objects.filter(turn__effect__in=hit_labels).exclude(
+        seat__position=F("turn__roller")
+    )
     dealt = dict(
         hits.filter(
             Exists(

@@ -1,7 +1,9 @@
 """Export and import: a game as JSON (complete, re-playable) and the sheet as CSV.
 
-An imported game is replayed turn by turn through the rules, so a file can never bring in
-a sheet the rules would not have written; the cells in the file must match the replay.
+The file's frame is the same for every kind: its format, the game's name, its rules and its
+players. Its turns are the kind's to write and to read (`Kind.export_turns`,
+`Kind.import_turns`): an imported game is played again through the rules, so a file can never
+bring in a sheet the rules would not have written.
 """
 
 from __future__ import annotations
@@ -11,12 +13,10 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
-from games import rules, store
-from games.kinds import kind_of
+from games import store
+from games.kinds import EXPORT, kind_for_rules, kind_of
 from games.models import Game
 from games.names import clean_game_name, clean_player_names, default_game_name
-from games.rules import dice as dice_rules
-from games.translate import rule_error_message
 
 FORMAT = "thirty-game"
 FORMAT_VERSION = 1
@@ -27,24 +27,15 @@ class GameFileError(ValueError):
 
 
 def export_game(game: Game) -> dict[str, Any]:
-    snapshot = store.load_snapshot(game)
+    """The game as a file, for a kind that offers one (`EXPORT`)."""
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": game.name,
         "created_at": game.created_at.isoformat(),
-        "rules": snapshot.rules.to_dict(),
-        "players": list(snapshot.names),
-        "turns": [
-            {
-                "total": stored.row.turn.total,
-                "hunt": stored.row.turn.hunt,
-                "target": stored.row.turn.target,
-                "heal": stored.row.turn.heal,
-                "cells": list(stored.row.cells),
-            }
-            for stored in snapshot.rows
-        ],
+        "rules": game.rules_data,
+        "players": list(game.seats.order_by("position").values_list("name", flat=True)),
+        "turns": kind_of(game).export_turns(game),
     }
 
 
@@ -66,43 +57,16 @@ def import_game(data: Any) -> tuple[Game, str]:
             _("This file has more than %(most)s turns, the most a game can have.")
             % {"most": store.MAX_TURNS}
         )
+    rules_data = data.get("rules", {})
+    kind = kind_for_rules(rules_data if isinstance(rules_data, dict) else {})
+    if EXPORT in kind.refuses:
+        raise GameFileError(_("This file is not a game exported from Thirty."))
     try:
         names = clean_player_names(players)
         name = clean_game_name(name)
-        ruleset = dice_rules.RuleSet.from_dict(data.get("rules", {}))
-        replay = dice_rules.DiceGame(ruleset, len(names))
-        for number, raw in enumerate(turns, start=1):
-            turn = _turn(raw)
-            row = replay.push(turn)
-            if list(row.cells) != raw.get("cells", list(row.cells)):
-                raise GameFileError(
-                    _("Turn %(number)s does not match the rules: the file was changed.")
-                    % {"number": number}
-                )
-    except rules.RuleError as error:
-        raise GameFileError(rule_error_message(error)) from None
     except ValidationError as error:
         raise GameFileError(" ".join(error.messages)) from None
-    game, host_key = store.create_played_game(
-        name or default_game_name(names), names, ruleset, replay.rows
-    )
+    game, host_key = kind.import_turns(name or default_game_name(names), names, rules_data, turns)
     if not name:
         store.name_by_day(game, names)
     return game, host_key
-
-
-def _turn(raw: Any) -> dice_rules.Turn:
-    if not isinstance(raw, dict):
-        raise GameFileError(_("A turn in this file is not readable."))
-    total, hunt, target, heal = (
-        raw.get("total"),
-        raw.get("hunt"),
-        raw.get("target"),
-        raw.get("heal", False),
-    )
-    for value in (total, hunt, target):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise GameFileError(_("A turn in this file is not readable."))
-    if not isinstance(total, int) or not isinstance(heal, bool):
-        raise GameFileError(_("A turn in this file is not readable."))
-    return dice_rules.Turn(total, hunt, target, heal)

@@ -6,7 +6,8 @@ from typing import Any
 
 import factory
 
-from games import store
+from games.kinds.dice import moves as dice_moves
+from games.kinds.dice import stored
 from games.models import Game
 from games.rules import dice as dice_rules
 
@@ -23,14 +24,14 @@ class GameFactory(factory.django.DjangoModelFactory):  # type: ignore[type-arg]
     def _create(cls, model_class: type[Game], *args: Any, **kwargs: Any) -> Game:
         players = kwargs.pop("players", ["Anna", "Ben", "Cleo", "Dan"])
         ruleset = dice_rules.RuleSet.from_dict(kwargs.pop("rules", {}))
-        game, host_key = store.create_game(kwargs.pop("name"), players, ruleset)
+        game, host_key = dice_moves.create_game(kwargs.pop("name"), players, ruleset)
         game.host_key = host_key  # type: ignore[attr-defined]
         return game
 
 
 def play(game: Game, *turns: dice_rules.Turn) -> Game:
     for turn in turns:
-        store.record_turn(game.pk, turn)
+        dice_moves.record_turn(game.pk, turn)
     game.refresh_from_db()
     return game
 
@@ -39,7 +40,7 @@ def rolling(game: Game) -> dict[str, Any] | None:
     """The game's turn in progress with app-rolled dice as it stands now (`RolledTurn.to_json`),
     read from the move log as every page reads it; None while no turn is under way."""
     now = Game.objects.get(pk=game.pk)
-    turn = store.rolling_turn(now, store.load_position(now))
+    turn = stored.rolling_turn(now)
     return None if turn is None else turn.to_json()
 
 

@@ -174,7 +174,7 @@ def undo_last_turn(request: HttpRequest, game_id: str) -> HttpResponse:
             version = int(raw_version)
         except ValueError:
             raise ApiError(400, _("“version” must be a whole number.")) from None
-    undone = store.undo_last_turn(game.pk, version=version)
+    undone = store.undo(game.pk, version=version)
     return kind_of(undone).api_detail(undone, None, 0)
 
 

@@ -92,14 +92,18 @@ class Kind(Protocol):
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
     pages: Pages
-    # What the one store path (`games.store.moves`) plays: the kind's rules, start, moves and
-    # computer. None for a kind whose store is its own (the dice games, for now).
-    engine: Engine[Any, Any, Any] | None
+    # What the one store path (`games.store.moves`) plays: the kind's rules, start, moves,
+    # chance and computer.
+    engine: Engine[Any, Any, Any]
     # The choices besides the rules that creating its game takes (`create(**options)`).
     options: frozenset[str]
     # The host may play any seat's move through the API (nothing is hidden); else only the
     # seat's own key moves it.
     host_moves: bool
+    # What its rows of the sheet mean to a player's page (`Turn.effect`): the rows that beat
+    # the mark, and those whose cells in other seats' columns are damage dealt.
+    beat_labels: frozenset[str]
+    hit_labels: frozenset[str]
 
     def read_rules(self, raw: Mapping[str, Any]) -> object:
         """The kind's rules from a dict (the API's, the create form's). Raises `RuleError`,
@@ -153,6 +157,19 @@ class Kind(Protocol):
         under the caller's transaction."""
         ...
 
+    def export_turns(self, game: Game) -> list[dict[str, Any]]:
+        """The game's turns as its file keeps them (`games.transfer`); asked only of a kind
+        that offers `EXPORT`."""
+        ...
+
+    def import_turns(
+        self, name: str, names: Sequence[str], rules: Any, turns: Sequence[Any]
+    ) -> tuple[Game, str]:
+        """A new game played through these turns from a file, and its host key. Raises
+        `games.transfer.GameFileError` with a sentence; asked only of a kind that offers
+        `EXPORT`."""
+        ...
+
 
 class SharedAnswer(Protocol):
     """A game's API state that is the same for every viewer, built once per version by its
@@ -197,6 +214,12 @@ def kind_for_rules(raw: Mapping[str, Any]) -> Kind:
     if not isinstance(preset, str):  # a preset of no kind, and the first kind's rules say so
         return first
     return next((kind for kind in KINDS.values() if preset in dict(kind.presets)), first)
+
+
+def row_labels() -> tuple[frozenset[str], frozenset[str]]:
+    """Every kind's labels of rows that beat the mark, and of rows that dealt damage."""
+    beat = frozenset(label for kind in KINDS.values() for label in kind.beat_labels)
+    return beat, frozenset(label for kind in KINDS.values() for label in kind.hit_labels)
 
 
 def kind_of(game: Game) -> Kind:

@@ -13,6 +13,7 @@ from .errors import (
     IllegalTurnError,
     InvalidMoveError,
     InvalidRulesError,
+    MoveUnderWayError,
     NotYourTurnError,
     RuleError,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "IllegalTurnError",
     "InvalidMoveError",
     "InvalidRulesError",
+    "MoveUnderWayError",
     "NotYourTurnError",
     "Outcome",
     "RuleError",

@@ -72,3 +72,34 @@ def mixed(seed: Seed, part: Seed) -> bytes:
 
 def block(key: bytes, label: str) -> bytes:
     return hashlib.sha256(key + label.encode()).digest()
+
+
+# -- dice ----------------------------------------------------------------------------------
+
+SIDES = 6
+
+
+def seeded_dice(seed: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
+    """The dice of roll `step` of turn number `turn`, from the game's secret seed: anyone given
+    the seed after the game can roll every turn again and compare."""
+    draws = rng(seed, f":turn:{turn}:roll:{step}")
+    return tuple(draws.randint(1, SIDES) for _ in range(count))
+
+
+def table_dice(seed: bytes, part: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
+    """The dice of a roll in a game whose dice the whole table makes: the server's secret seed
+    mixed with the part that the phone asking for the roll sent (`table_part`). Neither
+    alone decides a die, and both are shown once the game is over, so anyone can roll again.
+
+    Drawn from SHA-256 blocks rather than Python's generator, so that the check page can roll
+    every turn again in the browser: a byte below 252 gives the die `byte % 6 + 1` (252 is the
+    largest multiple of six a byte holds, so every face is equally likely)."""
+    key = mixed(seed, part)
+    dice: list[int] = []
+    index = 0
+    while len(dice) < count:
+        for byte in block(key, f":turn:{turn}:roll:{step}:{index}"):
+            if byte < 252 and len(dice) < count:
+                dice.append(byte % SIDES + 1)
+        index += 1
+    return tuple(dice)

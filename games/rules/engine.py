@@ -18,20 +18,17 @@ whatever the kind of game:
 Because states are values, undo is "keep the earlier state" and replay is a fold of `play`
 over the stored moves: nothing derived needs storing.
 
-The dice games fit the same shape without change of behaviour: a state would be the dice
-`Position` plus the dice of the turn in progress; `to_move()` is `Position.next_roller`;
-a move is a choice of dice to set aside (or a typed-in `Turn`), with `legal_moves()` the
-distinct sub-multisets of the last roll the set-aside rule allows; `play()` returns the next
-state and, as `public`, the roll or the `Row` written; `outcome()` comes from
-`Position.winners`; and `view()` is the same for every seat, since nothing in a dice game is
-hidden.
+Chance is part of a move, as in OpenSpiel: a move that needs chance (dice to roll) is
+completed with what fell before it is played (`Engine.with_chance`), and it is logged that
+way, so that the log alone replays the game. Chance that a kind keeps inside its state (the
+card game's deals, drawn from the seed) needs no completing.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, Self, TypeVar
 
 MoveT = TypeVar("MoveT")
@@ -75,13 +72,27 @@ class State(Protocol[MoveT, PublicT_co, ViewT_co]):
 
 @dataclass(frozen=True)
 class SheetRow:
-    """A row of the score sheet that a move closed: what the whole table writes down (a card
-    deal's tokens given up, a coin toss's point), in every seat's column."""
+    """A row of the score sheet that a move closed: what the whole table writes down (a dice
+    turn's damage or points, a card deal's tokens given up, a coin toss's point), in every
+    seat's column."""
 
     number: int  # from 1, no gaps
     seat: int  # the seat the row is about: who rolled, who lost the deal
     cells: tuple[int, ...]  # one per seat, in seat order
     label: str  # what kind of row it is, as the store keeps it (at most 10 letters)
+    # What else the kind says of the row, JSON-ready and public (a dice turn's total and its
+    # rolls): the store keeps it with the row for the kind's own pages to read.
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Chance(Protocol):
+    """Where the chance a move needs comes from: the store draws it from the game's secret
+    seed (and, where the table makes the dice, a phone's part), so that every die can be
+    checked once the seed is shown."""
+
+    def dice(self, number: int, step: int, count: int) -> tuple[int, ...]:
+        """`count` dice for roll `step` (from 0) of the row numbered `number`."""
+        ...
 
 
 class Engine(Protocol[RulesT, StateT, MoveT]):
@@ -118,7 +129,23 @@ class Engine(Protocol[RulesT, StateT, MoveT]):
 
     def computer_move(self, state: StateT, seat: int, rng: random.Random) -> MoveT:
         """The computer's move for `seat`, from what that seat may see alone; its tie-breaks
-        from `rng`, which the store seeds from the game's seed and the move's number."""
+        from `rng`, which the store seeds from the game's seed and the move's number. A move
+        that needs chance is completed by `with_chance`, as a person's is."""
+        ...
+
+    def with_chance(self, state: StateT, move: MoveT, chance: Chance) -> MoveT:
+        """The move completed with the chance it needs, drawn from `chance` now (the dice a
+        roll throws), as the log keeps it; a move that needs none as it is. Raises
+        `RuleError` for a move the rules refuse, before any chance is drawn."""
+        ...
+
+    def take_back_refusal(self, move: MoveT, by_computer: bool) -> str | None:
+        """Why a logged move may not be taken back (a sentence to translate), or None. The
+        undo policy: an undo never crosses chance that someone has seen."""
+        ...
+
+    def row_title(self, data: Mapping[str, Any]) -> str:
+        """A row as a player names it, from its `SheetRow.data` (a dice turn's total)."""
         ...
 
     def snapshot(self, state: StateT) -> dict[str, Any]:

@@ -50,3 +50,8 @@ class IllegalMoveError(IllegalTurnError):
 
 class NotYourTurnError(IllegalMoveError):
     """A move offered for a seat whose turn it is not."""
+
+
+class MoveUnderWayError(IllegalMoveError):
+    """A move offered while a move made of several steps is still under way (a turn with
+    dice the app rolls): it has to be finished first."""

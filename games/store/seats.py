@@ -13,12 +13,11 @@ from django.utils import timezone
 
 from games import claims, rules
 from games.access import seat_for_key
-from games.kinds import CLAIM, find_kind, offers
+from games.kinds import CLAIM, offers
 from games.models import Game, Seat, TablePart, TableRoll, hash_key, new_key, seat_key
 from games.rules import chance
 from games.rules.errors import gettext_noop
-from games.store.dice import play_computer_turns
-from games.store.errors import BadKeyError, SeatTakenError, TableDiceError, TurnInProgressError
+from games.store.errors import BadKeyError, SeatTakenError, TableDiceError
 from games.store.locking import bump, lock_game
 from games.store.moves import play_computer_moves
 
@@ -53,11 +52,10 @@ def hand_seat_over(game_id: str, position: int, *, to_computer: bool, host_key: 
     person. Handed to the computer, the seat's phone loses it (its key and its link stop
     working) and the computer plays at once if it is the seat's turn. Handed back, the seat
     gets a new link, which the host's page shows as it shows every seat's. Raises
-    `TurnInProgressError` while a turn with app-rolled dice is under way."""
+    `TurnInProgressError` when the seat is in the middle of a move of several steps (a turn
+    with app-rolled dice); nothing changes then."""
     with transaction.atomic():
         game = lock_game(game_id, None)
-        if game.rolling_from is not None:
-            raise TurnInProgressError
         seat = Seat.objects.select_for_update().get(game=game, position=position)
         if seat.computer == to_computer:
             return game
@@ -70,9 +68,6 @@ def hand_seat_over(game_id: str, position: int, *, to_computer: bool, host_key: 
         seat.save()
         if not to_computer:
             return bump(game)
-        # The one place that knows which store path plays a kind's computers.
-        if find_kind(game.kind).engine is None:
-            return play_computer_turns(game)
         return play_computer_moves(game)
 
 

@@ -6,13 +6,12 @@ in a game whose dice the whole table makes, the part of the phone that asked for
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from games import rules
 from games.models import Game, Secret, TablePart, TableRoll
 from games.rules import chance
-from games.rules.dice import rolled as rolled_dice
 from games.rules.errors import gettext_noop
 
 
@@ -44,11 +43,48 @@ class Chance:
                 label=self.label,
                 part=self.part,
             )
-            return rolled_dice.table_dice(
+            return chance.table_dice(
                 bytes.fromhex(seed), bytes.fromhex(self.part), number, step, count
             )
 
         return roll
+
+
+class RequestChance:
+    """The chance one request draws, for the one store path (`games.rules.engine.Chance`):
+    where it comes from is worked out only when a move first needs it, so that a typed-in
+    turn, a card or a choice asks nothing of the table's dice. `required`: the move is a
+    person's roll, for which a game whose dice the table makes needs the phone's part; the
+    computers that follow a request roll with the same part where it came, else with the
+    server's seed alone."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int | None = None,
+        part: str | None = None,
+        version: int | None = None,
+        *,
+        required: bool = False,
+    ) -> None:
+        self.game, self.seat, self.part, self.version = game, seat, part, version
+        self.required = required
+        self._seed: str | None = None
+        self._source: Chance | None = None
+
+    def seed(self) -> str:
+        """The game's secret seed (read once)."""
+        if self._seed is None:
+            self._seed = _dice_seed(self.game)
+        return self._seed
+
+    def dice(self, number: int, step: int, count: int) -> tuple[int, ...]:
+        if self._source is None:
+            found = request_chance(
+                self.game, self.seat, self.part, self.version, required=self.required
+            )
+            self._source = replace(found, seed=self.seed())
+        return self._source.roller(number)(step, count)
 
 
 NO_PART = gettext_noop(
@@ -88,7 +124,7 @@ def revealed_seed(game: Game, *, finished: bool | None = None) -> str | None:
 
 
 def _seeded(seed: str, number: int, step: int, count: int) -> tuple[int, ...]:
-    return rolled_dice.seeded_dice(bytes.fromhex(seed), number, step, count)
+    return chance.seeded_dice(bytes.fromhex(seed), number, step, count)
 
 
 def _dice_seed(game: Game) -> str:

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from games import store
 from games.kinds.cards import tournaments
+from games.kinds.dice import moves as dice_moves
 from games.rules import cards
 from games.rules import dice as dice_rules
 from tests.browser.conftest import PHONE
@@ -63,14 +64,14 @@ def test_a_dice_computers_turn_is_paced_in_danish_too(
 
 
 def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: int) -> None:
-    game, _ = store.create_game(
+    game, _ = dice_moves.create_game(
         "Pace", ["Anna", "Bot 1", "Bot 2"], dice_rules.RuleSet(), computers=[1, 2]
     )
     phone = open_browser(PHONE, locale=language.locale)
     phone.goto(f"/g/{game.pk}/")
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)
     phone.evaluate(WATCH_REVEALS)
-    store.record_turn(game.pk, dice_rules.Turn(27))  # Anna's turn, typed in at the table
+    dice_moves.record_turn(game.pk, dice_rules.Turn(27))  # Anna's turn, typed in at the table
     # Until the computers' dice have fallen on this phone, the points would tell them.
     phone.wait_for_function("() => window.reveals.length >= 1")
     if pace_ms >= 1000:
@@ -80,12 +81,12 @@ def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: in
     # have fallen, the hunt where it beat the target, and its row.
     expected = []
     for number in (2, 3):
-        robot = game.turns.get(number=number)
+        robot = game.turns.get(number=number).data
         expected += [
             f"head-{number}",
-            *(f"roll-{number}-{n}" for n in range(1, len(robot.rolls or []) + 1)),
+            *(f"roll-{number}-{n}" for n in range(1, len(robot.get("rolls") or []) + 1)),
             f"total-{number}",
-            *(f"hunt-{number}-{n}" for n in range(1, len(robot.hunt_rolls or []) + 1)),
+            *(f"hunt-{number}-{n}" for n in range(1, len(robot.get("hunt_rolls") or []) + 1)),
             f"row-{number}",
         ]
     shown = reveals(phone, len(expected))

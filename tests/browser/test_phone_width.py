@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games import store
+from games.kinds.dice import moves as dice_moves
 from games.rules.dice import RuleSet, Turn
 from games.rules.dice.rolled import Action
 from tests.browser.conftest import PHONE
@@ -23,9 +23,9 @@ LONG_NAMES = ["Anna", "Benjamin Christoffersen", "Esther-Marie Kjærsgaard", "Fr
 def test_no_page_scrolls_sideways_on_a_phone(
     open_browser: Callable[..., Any], language: Language
 ) -> None:
-    game, _ = store.create_game("Friday", LONG_NAMES, RuleSet())
-    store.record_turn(game.pk, Turn(20))
-    store.roll(game.pk, Action())  # a turn in progress: its dice show on every phone
+    game, _ = dice_moves.create_game("Friday", LONG_NAMES, RuleSet())
+    dice_moves.record_turn(game.pk, Turn(20))
+    dice_moves.roll(game.pk, Action())  # a turn in progress: its dice show on every phone
     page = open_browser(PHONE, locale=language.locale)
     for path in ("/", f"/g/{game.pk}/", "/history/", "/rules/"):
         page.goto(path)

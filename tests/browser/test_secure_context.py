@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import store
+from games.kinds.dice import moves as dice_moves
 from games.rules import dice as dice_rules
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.conftest import PHONE
@@ -158,7 +158,7 @@ def test_through_the_caddy_configuration_the_page_is_secure_and_the_stream_gets_
         game_id = page.url.split("/g/")[1].split("/")[0]
         version = int(page.locator("body").get_attribute("data-version") or 0)
         # A turn recorded elsewhere reaches a phone's event stream through the proxy.
-        store.record_turn(game_id, dice_rules.Turn(20))
+        dice_moves.record_turn(game_id, dice_rules.Turn(20))
         received = _stream_through(port, root_ca, f"/g/{game_id}/events?v={version}", b"event:")
         assert b"200" in received.split(b"\r\n", 1)[0], received[:200]
         assert b"text/event-stream" in received and b"event:" in received

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from games.rules import IllegalTurnError
 from games.rules.dice import RuleSet, Turn
 from games.rules.dice.engine import DiceState
+from games.rules.dice.log import DiceMove
 from games.rules.engine import State
 from tests.budget import examples
 
@@ -26,7 +27,7 @@ RULES = st.sampled_from(
 
 
 def test_dice_state_is_an_engine_state() -> None:
-    state: State[Turn, object, object] = DiceState.start(RuleSet(), 3)
+    state: State[DiceMove, object, object] = DiceState.start(RuleSet(), 3)
     assert state.to_move() == 0 and state.outcome() is None
 
 
@@ -42,7 +43,7 @@ def test_listed_moves_are_accepted_and_others_refused(
         if state.outcome() is not None:
             assert legal == []
             break
-        rows = {state.play(move)[1] for move in legal}
+        rows = {state.play(move)[1].row for move in legal}
         # A turn the list leaves out is refused, or (a hunt count sent with a total that did
         # not beat the mark, which the rules ignore) writes a row that a listed turn writes.
         for _ in range(5):
@@ -50,11 +51,13 @@ def test_listed_moves_are_accepted_and_others_refused(
                 rng.randint(0, 40), rng.choice([None, 0, 3, 7]), rng.choice([None, 0, 1, 9])
             )
             try:
-                _after, written = state.play(other)
+                _after, event = state.play(other)
+                written = event.row
+                assert written is not None
             except IllegalTurnError:
                 continue
-            same = {(r.roller, r.cells, r.effect) for r in rows}
+            same = {(r.roller, r.cells, r.effect) for r in rows if r is not None}
             assert (written.roller, written.cells, written.effect) in same, other
-        state, row = state.play(rng.choice(legal))
-        assert row.roller is not None
+        state, event = state.play(rng.choice(legal))
+        assert event.row is not None and event.row.roller is not None
     assert state.view(None) is state

@@ -10,9 +10,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.rules.chance import seeded_dice
 from games.rules.dice import Position, Row, RuleSet, Turn, log
 from games.rules.dice import bot as dice_bot
-from games.rules.dice.rolled import Action, HuntRoll, Roll, RolledTurn, seeded_dice
+from games.rules.dice.rolled import Action, HuntRoll, Roll, RolledTurn
 from tests.budget import examples
 from tests.rules.test_properties import random_turn, rule_sets
 from tests.rules.test_rolled import fixed, random_action

@@ -24,6 +24,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from games.rules import GameOverError, IllegalTurnError, RuleError
+from games.rules.chance import seeded_dice
 from games.rules.dice import Effect, Position, RuleSet, Turn, odds
 from games.rules.dice import bot as dice_bot
 from games.rules.dice.rolled import (
@@ -34,7 +35,6 @@ from games.rules.dice.rolled import (
     RolledTurn,
     Roller,
     act,
-    seeded_dice,
 )
 from tests.budget import examples
 from tests.rules.test_properties import rule_sets, thirty_s_rules

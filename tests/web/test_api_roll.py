@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Secret, Turn
-from games.rules.dice.rolled import seeded_dice
+from games.rules.chance import seeded_dice
 from tests.openapi_check import CheckedClient
 
 pytestmark = pytest.mark.django_db

@@ -75,7 +75,7 @@ def test_since_gives_only_the_later_turns(client: Client) -> None:
 def test_an_undo_is_seen_in_the_state(client: Client) -> None:
     game = play(make_game(), *TURNS)
     state(client, game)
-    store.undo_last_turn(game.pk)
+    store.undo(game.pk)
     play(game, dice_rules.Turn(12))
     game.refresh_from_db()
     after = state(client, game)

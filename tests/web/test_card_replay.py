@@ -51,7 +51,7 @@ def test_the_chart_shows_each_seats_tokens_after_each_deal(client: Client) -> No
 
 
 def test_the_chart_lines_are_the_tokens_left() -> None:
-    from games.charts import card_lines
+    from games.kinds.cards.charts import card_lines
 
     drawn = card_lines(["A", "B"], 2, [(1, 0), (0, 1), (1, 0)], winners=(1,))
     assert [line.values for line in drawn] == [(2, 1, 1, 0), (2, 2, 1, 1)]

@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 from django.test import Client
 
-from games import cache, charts, store
+from games import cache, charts
+from games.kinds.dice import charts as dice_charts
+from games.kinds.dice import stored
 from games.models import Game
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
@@ -42,13 +44,13 @@ def test_every_line_differs_by_more_than_its_colour() -> None:
 
 
 def test_the_odds_of_a_hunt() -> None:
-    assert charts.at_least(6, 0) == 1
-    assert charts.at_least(6, 1) == 1 - Fraction(5, 6) ** 6
-    assert charts.at_least(2, 2) == Fraction(1, 36)
-    assert sum(charts._chain(6)) == 1
+    assert dice_charts.at_least(6, 0) == 1
+    assert dice_charts.at_least(6, 1) == 1 - Fraction(5, 6) ** 6
+    assert dice_charts.at_least(2, 2) == Fraction(1, 36)
+    assert sum(dice_charts._chain(6)) == 1
     # 30s: the chain finds at least one die exactly when the first roll does.
-    assert charts.chain_at_least(6, 1) == charts.at_least(6, 1)
-    assert charts.chain_at_least(6, 2) > charts.at_least(6, 2)
+    assert dice_charts.chain_at_least(6, 1) == dice_charts.at_least(6, 1)
+    assert dice_charts.chain_at_least(6, 2) > dice_charts.at_least(6, 2)
 
 
 def _finished_thirty() -> Game:
@@ -70,16 +72,16 @@ def _finished_thirty() -> Game:
 
 
 def test_the_summary_of_a_thirty_game() -> None:
-    snapshot = store.load_snapshot(_finished_thirty())
+    snapshot = stored.load_snapshot(_finished_thirty())
     assert snapshot.position.finished
-    summary = charts.summary(snapshot)
-    assert summary.biggest_hit == charts.Highlight(6, "Cleo hit Anna for 4 in turn 6.")
+    summary = dice_charts.summary(snapshot)
+    assert summary.biggest_hit == dice_charts.Highlight(6, "Cleo hit Anna for 4 in turn 6.")
     # 4 of six dice showing 1 (1 in 115) is rarer than 3 of six (1 in 16) or 2 (1 in 3).
-    assert summary.luckiest_hunt == charts.Highlight(
+    assert summary.luckiest_hunt == dice_charts.Highlight(
         6, "Cleo found 4 dice hunting 1s in turn 6 (about 1 in 115)."
     )
     assert summary.most_failed == "Ben: 2 failed turns."
-    lines = charts.dice_lines(snapshot)
+    lines = dice_charts.dice_lines(snapshot)
     assert lines[0].values == (4, 4, 4, 1, 1, 1, -3, None, None)  # ends where out
     assert lines[1].values[-1] == 0 and lines[1].out and lines[2].won
 
@@ -97,15 +99,15 @@ def test_the_summary_of_a_30s_game() -> None:
         RuleTurn(20),
         RuleTurn(33, 4),
     )
-    snapshot = store.load_snapshot(game)
+    snapshot = stored.load_snapshot(game)
     assert snapshot.position.finished
-    summary = charts.summary(snapshot)
+    summary = dice_charts.summary(snapshot)
     assert summary.biggest_hit is not None
     assert summary.biggest_hit.text == "Ben hit Anna for 18 in turn 4."
     assert summary.luckiest_hunt is not None and summary.luckiest_hunt.turn == 6
     # Failed turns are the ones that did not beat 30: Ben's 24, Anna's 30 and 20.
     assert summary.most_failed == "Anna: 2 failed turns."
-    assert charts.dice_lines(snapshot)[0].values == (0, 0, 0, 0, 18, 28, 40)
+    assert dice_charts.dice_lines(snapshot)[0].values == (0, 0, 0, 0, 18, 28, 40)
 
 
 def test_the_chart_is_an_svg_drawn_once_per_version(client: Client) -> None:

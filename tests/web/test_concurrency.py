@@ -11,6 +11,7 @@ from django.db import connection
 from django.test import Client
 
 from games import store
+from games.kinds.dice import moves as dice_moves
 from games.models import Game, Turn
 from games.rules import dice as dice_rules
 from tests.factories import make_game
@@ -48,9 +49,9 @@ def run_at_once(work: Callable[[], object]) -> list[object]:
 def test_one_roll_submitted_by_many_phones_is_recorded_once() -> None:
     game = make_game()
     results = run_at_once(
-        lambda: store.record_turn(game.pk, dice_rules.Turn(33, 2), version=game.version)
+        lambda: dice_moves.record_turn(game.pk, dice_rules.Turn(33, 2), version=game.version)
     )
-    recorded = [r for r in results if isinstance(r, store.Recorded)]
+    recorded = [r for r in results if isinstance(r, store.Played)]
     refused = [r for r in results if isinstance(r, store.StaleVersionError)]
     assert len(recorded) == 1 and len(refused) == THREADS - 1
     assert Turn.objects.filter(game=game).count() == 1
@@ -59,8 +60,8 @@ def test_one_roll_submitted_by_many_phones_is_recorded_once() -> None:
 
 def test_turns_without_a_version_are_serialised_without_skipping_anyone() -> None:
     game = make_game(players=["Anna", "Ben", "Cleo"])
-    results = run_at_once(lambda: store.record_turn(game.pk, dice_rules.Turn(20)))
-    assert all(isinstance(r, store.Recorded) for r in results), results
+    results = run_at_once(lambda: dice_moves.record_turn(game.pk, dice_rules.Turn(20)))
+    assert all(isinstance(r, store.Played) for r in results), results
     turns = list(Turn.objects.filter(game=game).order_by("number").values_list("number", "roller"))
     assert [number for number, _ in turns] == list(range(1, THREADS + 1))
     assert [roller for _, roller in turns] == [n % 3 for n in range(THREADS)]
@@ -69,9 +70,9 @@ def test_turns_without_a_version_are_serialised_without_skipping_anyone() -> Non
 def test_undos_racing_each_other_remove_exactly_one_turn_each() -> None:
     game = make_game()
     for _ in range(THREADS // 2):
-        store.record_turn(game.pk, dice_rules.Turn(20))
+        dice_moves.record_turn(game.pk, dice_rules.Turn(20))
     version = Game.objects.get(pk=game.pk).version
-    results = run_at_once(lambda: store.undo_last_turn(game.pk, version=version))
+    results = run_at_once(lambda: store.undo(game.pk, version=version))
     assert sum(isinstance(r, Game) for r in results) == 1
     assert Turn.objects.filter(game=game).count() == THREADS // 2 - 1
 
@@ -82,8 +83,8 @@ def test_a_turn_number_taken_meanwhile_is_a_409_and_records_nothing(
     """The unique constraint is the last line of defence: should two submits ever get the
     same number, the second is refused with 409, never a server error."""
     game = make_game()
-    store.record_turn(game.pk, dice_rules.Turn(20))
-    monkeypatch.setattr(store.dice, "_next_number", lambda game: 1)
+    dice_moves.record_turn(game.pk, dice_rules.Turn(20))
+    monkeypatch.setattr(store.moves, "last_move_number", lambda game: 0)
     client = Client(raise_request_exception=False)
     response = client.post(
         f"/api/games/{game.pk}/turns",
@@ -97,9 +98,9 @@ def test_a_turn_number_taken_meanwhile_is_a_409_and_records_nothing(
 
 def test_a_game_stops_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
     game = make_game()
-    monkeypatch.setattr(store.dice, "MAX_TURNS", 3)
+    monkeypatch.setattr(store.moves, "MAX_TURNS", 3)
     for _ in range(3):
-        store.record_turn(game.pk, dice_rules.Turn(20))
+        dice_moves.record_turn(game.pk, dice_rules.Turn(20))
     client = Client(raise_request_exception=False)
     response = client.post(
         f"/api/games/{game.pk}/turns",

@@ -15,17 +15,21 @@ import pytest
 from django.apps.registry import Apps
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.models import F
 from django.test import Client
 
 from games import store
+from games.kinds.dice import moves as dice_moves
+from games.kinds.dice import stored
 from games.models import Game, Move, hash_key
 from games.rules import chance
 from games.rules import dice as dice_rules
 from games.rules.cards import ENGINE as CARDS
 from games.rules.cards import CardRules
+from games.rules.chance import seeded_dice
 from games.rules.dice import bot as dice_bot
 from games.rules.dice import log
-from games.rules.dice.rolled import Action, RolledTurn, act, seeded_dice
+from games.rules.dice.rolled import Action, RolledTurn, act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -166,26 +170,26 @@ def fixed(*dice: int) -> Any:
 def sheet_of(game: Game) -> list[tuple[int, dice_rules.Row, Any, Any, int | None, bool]]:
     return [
         (s.number, s.row, s.rolls, s.hunt_rolls, s.seed_index, s.by_computer)
-        for s in store.load_snapshot(game).rows
+        for s in stored.load_snapshot(game).rows
     ]
 
 
 def replayed(game: Game) -> log.Replayed:
     """The game replayed from its log alone: every move not taken back, no seed."""
     live = Move.objects.filter(game=game, undone_at__isnull=True).order_by("number")
-    start = dice_rules.Position.start(game.rules, game.seats.count())
+    start = dice_rules.Position.start(stored.rules_of(game), game.seats.count())
     return log.replay(start, [log.read_move(data) for data in live.values_list("data", flat=True)])
 
 
-def finish_rolling(game: Game) -> store.Recorded:
+def finish_rolling(game: Game) -> dice_rules.Row:
     """Play the turn in progress on, each call the computer's, until it writes its row."""
     while True:
         game.refresh_from_db()
-        turn = store.rolling_turn(game, store.load_position(game))
+        turn = stored.rolling_turn(game)
         assert turn is not None
-        done = store.roll(game.pk, dice_bot.rolled_action(turn), version=game.version)
-        if isinstance(done, store.Recorded):
-            return done
+        done = dice_moves.roll(game.pk, dice_bot.rolled_action(turn), version=game.version)
+        if (row := dice_moves.row_written(done)) is not None:
+            return row
 
 
 def test_a_thirty_game_reads_the_same_and_plays_on(old_apps: Apps, client: Client) -> None:
@@ -209,18 +213,21 @@ def test_a_thirty_game_reads_the_same_and_plays_on(old_apps: Apps, client: Clien
     game = Game.objects.get(pk=old.game.pk)
 
     assert sheet_of(game) == rows
-    assert game.rolling_from == 5 and game.undone_rolled == 1
-    turn = store.rolling_turn(game, store.load_position(game))
+    assert game.undone_moves == 1
+    steps = Move.objects.filter(game=game, row__isnull=True, undone_at__isnull=True)
+    assert list(steps.values_list("number", flat=True)) == [5, 6]
+    turn = stored.rolling_turn(game)
     assert turn is not None and turn.to_json() == rolling
-    assert store.undone_turns(game) == undone
+    assert stored.undone_turns(game) == undone
     # The log: turn 1 typed, turn 2 whole with its rolls, the undone turn 3 before the turn
     # that took its place, then the two steps of the turn in progress.
     moves = list(Move.objects.filter(game=game).order_by("number"))
     assert [m.number for m in moves] == [1, 2, 3, 4, 5, 6]
-    assert moves[0].data == {"total": 33, "hunt": 2, "target": None, "heal": False, "row": 1}
-    assert moves[1].data["rolls"] == rows[1][2] and moves[1].data["row"] == 2
+    assert moves[0].data == {"total": 33, "hunt": 2, "target": None, "heal": False}
+    assert moves[0].row == 1
+    assert moves[1].data["rolls"] == rows[1][2] and moves[1].row == 2
     assert moves[2].undone_at == datetime(2026, 11, 30, 20, 15, tzinfo=UTC)
-    assert moves[2].data["row"] == 3 and moves[2].seat == 2
+    assert moves[2].row == 3 and moves[2].seat == 2
     assert [m.data["roll"] for m in moves[4:]] == [{}, {"keep": [max(rolling["rolls"][0]["dice"])]}]
     assert {m.seat for m in moves[4:]} == {0}
     assert [r.cells for r in replayed(game).rows] == [row.cells for _, row, *_ in rows]
@@ -238,15 +245,16 @@ def test_a_thirty_game_reads_the_same_and_plays_on(old_apps: Apps, client: Clien
     assert "1 app-rolled turn undone by the host" in page
 
     # It plays on: the turn in progress is finished, then Ben types his.
-    recorded = finish_rolling(game)
-    assert recorded.row.roller == 0 and recorded.game.rolling_from is None
-    store.record_turn(game.pk, dice_rules.Turn(24))
+    finished = finish_rolling(game)
+    game.refresh_from_db()
+    assert finished.roller == 0 and stored.rolling_turn(game) is None
+    dice_moves.record_turn(game.pk, dice_rules.Turn(24))
     game.refresh_from_db()
     assert game.turn_count == 5 and len(sheet_of(game)) == 5
     again = replayed(game)
     assert [r.cells for r in again.rows] == [s[1].cells for s in sheet_of(game)]
     assert again.rolling is None
-    assert store.undone_turns(game) == undone
+    assert stored.undone_turns(game) == undone
 
 
 def test_a_30s_turn_in_progress_after_its_choices_reads_the_same_and_plays_on(
@@ -273,19 +281,19 @@ def test_a_30s_turn_in_progress_after_its_choices_reads_the_same_and_plays_on(
     game = Game.objects.get(pk=old.game.pk)
 
     assert sheet_of(game) == rows
-    derived = store.rolling_turn(game, store.load_position(game))
+    derived = stored.rolling_turn(game)
     assert derived is not None and derived.to_json() == rolling
-    steps = Move.objects.filter(game=game, number__gte=game.rolling_from).order_by("number")
+    steps = Move.objects.filter(game=game, row__isnull=True).order_by("number")
     assert [m.data["roll"] for m in steps] == [
         {},
         {"keep": [6, 6, 6, 6, 6, 5]},
         {"heal": False},
         {"target": 2, "hunt": True},
     ]
-    assert store.undone_turns(game) == []
-    recorded = finish_rolling(game)
-    assert recorded.row.roller == 0 and recorded.row.turn.target == 2
-    store.record_turn(game.pk, dice_rules.Turn(18))
+    assert stored.undone_turns(game) == []
+    finished = finish_rolling(game)
+    assert finished.roller == 0 and finished.turn.target == 2
+    dice_moves.record_turn(game.pk, dice_rules.Turn(18))
     game.refresh_from_db()
     assert [r.cells for r in replayed(game).rows] == [s[1].cells for s in sheet_of(game)]
 
@@ -322,7 +330,7 @@ def test_a_card_game_made_before_reads_and_plays_on(old_apps: Apps) -> None:
 
     assert Move.objects.filter(game=now).count() == 3
     assert not Move.objects.filter(game=now, undone_at__isnull=False).exists()
-    assert now.rolling_from is None and now.undone_rolled == 0
+    assert now.undone_moves == 0
     loaded = store.load_state(now)
     assert CARDS.snapshot(loaded) == CARDS.snapshot(state)
     seat = loaded.to_move()
@@ -341,10 +349,10 @@ def latest() -> Iterator[None]:
 
 
 def test_going_back_rebuilds_the_turn_in_progress_and_the_turns_taken_back(latest: None) -> None:
-    game, _ = store.create_game("Going back", ["Anna", "Ben"], dice_rules.RuleSet())
-    store.record_turn(game.pk, dice_rules.Turn(33, 2))
-    store.record_turn(game.pk, dice_rules.Turn(20))
-    store.undo_last_turn(game.pk)  # a typed turn: marked in the log, never listed
+    game, _ = dice_moves.create_game("Going back", ["Anna", "Ben"], dice_rules.RuleSet())
+    dice_moves.record_turn(game.pk, dice_rules.Turn(33, 2))
+    dice_moves.record_turn(game.pk, dice_rules.Turn(20))
+    store.undo(game.pk)  # a typed turn: marked in the log, never listed
     # And a rolled turn taken back before the undo policy, as the log keeps one.
     rolled = Move.objects.create(
         game=game,
@@ -358,16 +366,16 @@ def test_going_back_rebuilds_the_turn_in_progress_and_the_turns_taken_back(lates
             "rolls": [{"dice": [6, 6, 6, 6, 6, 1], "kept": [6, 6, 6, 6, 6, 1]}],
             "hunt_rolls": [{"dice": [2], "hits": 0}],
             "seed_index": 0,
-            "row": 2,
         },
+        row=2,
         undone_at=datetime(2026, 11, 30, 20, 15, tzinfo=UTC),
     )
-    Game.objects.filter(pk=game.pk).update(undone_rolled=1)
-    store.roll(game.pk, Action())
+    Game.objects.filter(pk=game.pk).update(undone_moves=F("undone_moves") + 1)
+    dice_moves.roll(game.pk, Action())
     game.refresh_from_db()
-    turn = store.rolling_turn(game, store.load_position(game))
+    turn = stored.rolling_turn(game)
     assert turn is not None
-    undone = store.undone_turns(game)
+    undone = stored.undone_turns(game)
     assert [u["number"] for u in undone] == [2]
 
     executor = MigrationExecutor(connection)
@@ -383,7 +391,7 @@ def test_going_back_rebuilds_the_turn_in_progress_and_the_turns_taken_back(lates
 
     migrate_to_latest()
     game = Game.objects.get(pk=game.pk)
-    again = store.rolling_turn(game, store.load_position(game))
+    again = stored.rolling_turn(game)
     assert again is not None and again.to_json() == turn.to_json()
-    assert store.undone_turns(game) == undone
+    assert stored.undone_turns(game) == undone
     assert rolled.pk not in Move.objects.values_list("pk", flat=True)  # written anew

@@ -15,7 +15,8 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test import AsyncClient, Client, override_settings
 
-from games import cache, push, store
+from games import cache, push
+from games.kinds.dice import moves as dice_moves
 from games.rules import dice as dice_rules
 from games.versions import CHANNEL
 from tests.factories import make_game
@@ -58,7 +59,7 @@ def test_it_sends_the_version_now_and_then_every_change(url: str) -> None:
     async def run() -> None:
         _, chunks = await open_stream(url.format(game.pk))
         assert await next_chunk(chunks) == event(1)
-        record = sync_to_async(store.record_turn, thread_sensitive=False)
+        record = sync_to_async(dice_moves.record_turn, thread_sensitive=False)
         await record(game.pk, dice_rules.Turn(20))
         assert await next_chunk(chunks) == event(2)
         await record(game.pk, dice_rules.Turn(33, 1))
@@ -178,7 +179,7 @@ def pushed(chunk: bytes) -> tuple[str, dict[str, Any]]:
 
 def test_a_page_that_says_what_it_shows_is_sent_each_update_itself() -> None:
     game = make_game()
-    record = sync_to_async(store.record_turn, thread_sensitive=False)
+    record = sync_to_async(dice_moves.record_turn, thread_sensitive=False)
 
     @own_loop
     async def run() -> None:
@@ -200,8 +201,8 @@ def test_a_page_that_says_what_it_shows_is_sent_each_update_itself() -> None:
 def test_a_page_that_missed_changes_catches_up_through_live() -> None:
     """A stream opened again after a cut: the page asks `/live`, then is sent what follows."""
     game = make_game()
-    store.record_turn(game.pk, dice_rules.Turn(20))
-    record = sync_to_async(store.record_turn, thread_sensitive=False)
+    dice_moves.record_turn(game.pk, dice_rules.Turn(20))
+    record = sync_to_async(dice_moves.record_turn, thread_sensitive=False)
 
     @own_loop
     async def run() -> None:

@@ -45,7 +45,7 @@ def test_a_dice_seat_handed_to_the_computer_is_played_at_once_and_marked() -> No
 
     hand(host, game, 0, "computer")  # Anna's turn: the computer rolls it at once
     turn = Turn.objects.get(game=game)
-    assert turn.roller == 0 and turn.by_computer and turn.rolls
+    assert turn.roller == 0 and turn.by_computer and turn.data["rolls"]
     assert seat_for_key(game, old_key) is None  # Anna's phone no longer plays her seat
     page = host.get(f"/g/{game.pk}/").content.decode()
     assert 'class="by-computer"' in page and "Give Anna’s seat to a person" in page

@@ -71,7 +71,7 @@ def test_the_pages_post_a_dice_turn_and_a_roll_to_the_one_move_view(client: Clie
     assert host.post(f"/g/{game['id']}/host", {"key": game["host_key"]}).status_code == 302
     url = f"/g/{game['id']}/move"
     assert host.post(url, {"total": "33", "hunt": "2"}).status_code == 302
-    assert list(Turn.objects.values_list("total", flat=True)) == [33]
+    assert list(Turn.objects.values_list("data__total", flat=True)) == [33]
     # The pad's "roll with the app" button sends act=roll to the same view.
     assert host.post(url, {"act": "roll"}).status_code == 302
     state = client.get(f"/api/games/{game['id']}").json()

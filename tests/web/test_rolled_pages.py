@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import cache, store
+from games import cache
 from games.access import host_cookie_name
+from games.kinds.dice import moves as dice_moves
 from games.models import Game, Move, Secret, Turn
 from games.rules import dice as dice_rules
 from games.rules.dice.odds import keep_choices
@@ -101,11 +102,11 @@ def test_the_odds_show_only_when_the_host_switches_them_on_and_are_exact() -> No
 
 
 def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
-    game, _ = store.create_game("Duel", ["Anna", "Robot"], dice_rules.RuleSet(), computers=[1])
+    game, _ = dice_moves.create_game("Duel", ["Anna", "Robot"], dice_rules.RuleSet(), computers=[1])
     host = Client()
-    store.record_turn(game.pk, dice_rules.Turn(20))
-    robot = Turn.objects.get(roller=1)
-    assert robot.rolls is not None
+    dice_moves.record_turn(game.pk, dice_rules.Turn(20))
+    robot = Turn.objects.get(roller=1).data
+    assert robot["rolls"] is not None
     page = host.get(f"/g/{game.pk}/").content.decode()
     assert "Robot’s turn 2" in page  # the name in the genitive (games.names.possessive)
     # Each roll is one step a phone shows at a table's pace, in the order they fell.
@@ -113,15 +114,15 @@ def test_every_phone_sees_the_computers_turn_again_roll_by_roll() -> None:
         r'recap-roll" data-pace="roll-2-\d+" data-pace-order="(\d+)">(.*?)</div>', page, re.S
     )
     orders = [int(order) for order, _ in rolls]
-    assert len(rolls) == len(robot.rolls) and orders == sorted(orders)
-    first = robot.rolls[0]["dice"]
+    assert len(rolls) == len(robot["rolls"]) and orders == sorted(orders)
+    first = robot["rolls"][0]["dice"]
     assert re.findall(r'aria-label="(\d)"', rolls[0][1]) == [str(d) for d in first]
     # The total comes after the rolls, then the computer's row of the sheet.
     total = re.search(r'class="recap-total" data-pace="total-2" data-pace-order="(\d+)"', page)
     row = re.search(r'id="turn-2"[^>]*data-pace="row-2" data-pace-order="(\d+)"', page)
     assert total and row and page.index("recap-total") > page.rindex('data-pace="roll-2-')
     assert orders[-1] < int(total[1]) < int(row[1])
-    assert f"<strong>{robot.total}</strong>" in page[page.index("recap-total") :]
+    assert f"<strong>{robot['total']}</strong>" in page[page.index("recap-total") :]
 
 
 def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
@@ -136,6 +137,7 @@ def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
         if answer.status_code != 302:
             host.post(f"/g/{game.pk}/roll", {"act": "hunt", "v": game.version})
     turn = Turn.objects.get()
+    rolled = turn.data
     page = host.get(f"/g/{game.pk}/").content.decode()
     assert "Undo last turn" not in page  # a rolled turn offers no undo
     refused = host.post(f"/g/{game.pk}/undo", {"v": game.version})
@@ -143,28 +145,28 @@ def test_a_rolled_turn_stays_and_old_undone_turns_stay_in_the_log() -> None:
     assert Turn.objects.get() == turn
     # A game from before the undo policy keeps the rolled turns it took back in its log,
     # marked undone.
-    assert turn.rolls is not None
+    assert rolled["rolls"] is not None
     Move.objects.create(
         game=game,
         number=Move.objects.filter(game=game).count() + 1,
         seat=0,
         data={
-            "total": turn.total,
-            "hunt": turn.hunt,
+            "total": rolled["total"],
+            "hunt": rolled["hunt"],
             "target": None,
             "heal": False,
-            "rolls": turn.rolls,
-            "hunt_rolls": turn.hunt_rolls,
+            "rolls": rolled["rolls"],
+            "hunt_rolls": rolled["hunt_rolls"],
             "seed_index": None,
-            "row": 1,
         },
+        row=1,
         undone_at=timezone.make_aware(datetime(2026, 11, 30, 20, 15)),
     )
-    Game.objects.filter(pk=game.pk).update(undone_rolled=1, version=game.version + 1)
+    Game.objects.filter(pk=game.pk).update(undone_moves=1, version=game.version + 1)
     page = Client().get(f"/g/{game.pk}/").content.decode()
     assert "1 app-rolled turn undone by the host" in page
-    assert f"Turn 1, Anna’s {turn.total}, taken back at" in page
-    assert " ".join(map(str, turn.rolls[0]["dice"])) in page
+    assert f"Turn 1, Anna’s {rolled['total']}, taken back at" in page
+    assert " ".join(map(str, rolled["rolls"][0]["dice"])) in page
 
 
 def test_a_roll_costs_the_same_queries_at_turn_300_as_at_turn_3() -> None:
@@ -226,14 +228,14 @@ def test_a_whole_game_is_rolled_through_the_page_forms(rule_set: dict[str, objec
         answer = host.post(f"/g/{game.pk}/roll", post | {"v": str(game.version)})
         assert answer.status_code == 302, answer.content.decode()[:300]
     assert game.finished
-    assert Turn.objects.filter(game=game, rolls__isnull=True).count() == 0
+    assert not Turn.objects.filter(game=game).exclude(data__has_key="rolls").exists()
     if rule_set["preset"] == "30s":
         assert {"roll", "keep", "target", "hunt"} <= seen
 
 
 def test_a_typed_in_turn_leaves_no_empty_dice_box() -> None:
     """With no rolled turn to show again, the dice area is empty, so the page hides it."""
-    game, _ = store.create_game("Typed", ["Anna", "Ben"], dice_rules.RuleSet())
-    store.record_turn(game.pk, dice_rules.Turn(20))
+    game, _ = dice_moves.create_game("Typed", ["Anna", "Ben"], dice_rules.RuleSet())
+    dice_moves.record_turn(game.pk, dice_rules.Turn(20))
     page = Client().get(f"/g/{game.pk}/").content.decode()
     assert '<div id="dice-area" class="dice-area"></div>' in page

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import store
+from games import cache, store
+from games.kinds.dice import stored
 from games.models import Game, Seat
 from games.rules import dice as dice_rules
 from tests.factories import make_game, play
@@ -29,10 +30,10 @@ def kept(game: Game) -> list[int]:
 
 
 def resumed(game: Game) -> dice_rules.Position:
+    """The position as another process resumes it: from the state kept with the version."""
     game.refresh_from_db()
-    position, version = store._add_up_position(game)
-    assert version == game.version  # read with the version it belongs to
-    return position
+    cache.clear()
+    return stored.position_of(game)
 
 
 def test_the_sums_follow_every_turn_and_undo() -> None:
@@ -40,21 +41,23 @@ def test_the_sums_follow_every_turn_and_undo() -> None:
     for turn in TURNS:
         play(game, turn)
         assert kept(game) == store.cell_sums(game)
-        assert resumed(game) == store.load_snapshot(game).position
+        assert resumed(game) == stored.load_snapshot(game).position
     for _ in TURNS:
-        store.undo_last_turn(game.pk)
+        store.undo(game.pk)
         assert kept(game) == store.cell_sums(game)
-        assert resumed(game) == store.load_snapshot(game).position
+        assert resumed(game) == stored.load_snapshot(game).position
     assert kept(game) == [0, 0, 0, 0]
-    assert Game.objects.get(pk=game.pk).last_roller is None
+    assert resumed(game).last_roller is None
 
 
 def test_a_position_is_resumed_in_one_statement_however_long_the_game() -> None:
     game = play(make_game(), *TURNS[:2], *(dice_rules.Turn(20) for _ in range(100)))
+    game.refresh_from_db()
+    cache.clear()
     with count_statements() as statements:
-        position, _version = store._add_up_position(game)
+        position = stored.position_of(game)
     assert len(statements) == 1
-    assert position == store.load_snapshot(game).position
+    assert position == stored.load_snapshot(game).position
 
 
 def test_an_import_and_a_card_deal_keep_the_sums_too() -> None:
@@ -63,4 +66,4 @@ def test_an_import_and_a_card_deal_keep_the_sums_too() -> None:
     game = play(make_game(), *TURNS)
     copy, _key = transfer.import_game(transfer.export_game(game))
     assert kept(copy) == store.cell_sums(copy) == store.cell_sums(game)
-    assert Game.objects.get(pk=copy.pk).last_roller == Game.objects.get(pk=game.pk).last_roller
+    assert resumed(copy).last_roller == resumed(game).last_roller

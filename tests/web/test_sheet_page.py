@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import cache, store
 from games.access import host_cookie_name
+from games.kinds.dice import moves as dice_moves
 from games.models import Game, Turn
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
@@ -123,8 +124,8 @@ def test_live_refresh_notices_an_undone_row_replaced_by_a_new_one(
     play(game, RuleTurn(20), RuleTurn(20))
     seen = Turn.objects.get(number=2)
     version = Game.objects.get(pk=game.pk).version
-    store.undo_last_turn(game.pk)
-    store.record_turn(game.pk, RuleTurn(33, 2))
+    store.undo(game.pk)
+    dice_moves.record_turn(game.pk, RuleTurn(33, 2))
     url = f"/g/{game.pk}/live?v={version}&n=2&t={seen.pk}"
     html = watcher.get(url).content.decode()
     assert '<tbody id="sheet-rows" hx-swap-oob="true">' in html

@@ -10,9 +10,10 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from games import claims, store
+from games import claims
 from games.access import host_cookie_name
 from games.kinds.cards.table import build_table
+from games.kinds.dice import moves as dice_moves
 from games.models import Game, Seat, Secret
 from games.names import default_game_name
 from games.rules import cards
@@ -68,7 +69,7 @@ def test_a_dice_game_shows_its_seed_at_the_end_without_a_reload() -> None:
     version = Game.objects.get(pk=game.pk).version
     watcher = Client()
     assert "dice-seed" in watcher.get(f"/g/{game.pk}/").content.decode()
-    store.record_turn(game.pk, RuleTurn(33, 1))  # Ben loses his only point: the game is over
+    dice_moves.record_turn(game.pk, RuleTurn(33, 1))  # Ben loses his only point: the game is over
     live = watcher.get(f"/g/{game.pk}/live", {"v": str(version), "n": "0", "t": ""})
     body = live.content.decode()
     seed = Secret.objects.get(game=game).seed

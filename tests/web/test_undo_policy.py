@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.rules.dice.rolled import seeded_dice
+from games.rules.chance import seeded_dice
 from tests.web.test_api_roll import create, play_turn, post
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,8 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from games import cache, store
+from games import cache
+from games.kinds.dice import moves as dice_moves
 from games.models import Game
 from games.rules import dice as dice_rules
 from tests.factories import make_game
@@ -39,7 +40,7 @@ def test_unchanged_refreshes_need_no_query_and_changes_arrive_at_once(client: Cl
         with CaptureQueriesContext(connection) as queries:
             assert client.get(url).status_code == 204
         assert len(queries) == 0
-        store.record_turn(game.pk, dice_rules.Turn(33, 2))
+        dice_moves.record_turn(game.pk, dice_rules.Turn(33, 2))
         new_version = Game.objects.get(pk=game.pk).version
         assert wait_for(lambda: board.lookup(game.pk) == new_version)
         changed = client.get(url)
@@ -59,7 +60,7 @@ def test_the_writing_process_knows_its_own_change_before_it_pushes_it(client: Cl
         assert board.wait_until_listening(5)
         url = f"/g/{game.pk}/live?v={game.version}&n=0&t="
         assert client.get(url).status_code == 204  # the board now trusts version 1
-        store.record_turn(game.pk, dice_rules.Turn(33, 2))
+        dice_moves.record_turn(game.pk, dice_rules.Turn(33, 2))
         assert board.lookup(game.pk) == game.version + 1  # at commit, not on notification
         assert client.get(url).status_code == 200
     finally:

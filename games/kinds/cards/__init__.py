@@ -35,7 +35,7 @@ class CardKind:
         ("cards", gettext_lazy("Thirty, the card game")),
     )
     shared_state = False  # every seat sees its own hand
-    engine: Engine[Any, Any, Any] | None = cards.ENGINE
+    engine: Engine[Any, Any, Any] = cards.ENGINE
     refuses: Mapping[str, Refusal] = {
         TYPED_TURN: _NOT_DICE,
         ROLL: _NOT_DICE,
@@ -46,6 +46,8 @@ class CardKind:
     }
     options: frozenset[str] = frozenset()
     host_moves = False
+    beat_labels: frozenset[str] = frozenset()  # a deal's row is a loss, never a success
+    hit_labels: frozenset[str] = frozenset()
     pages: Pages = CardPages()
     state_model: type[pydantic.BaseModel] = api_models.CardState
     new_state_model: type[pydantic.BaseModel] = api_models.NewCardState
@@ -88,7 +90,7 @@ class CardKind:
         """From the tokens each seat gave up: the last player holding tokens wins; when a
         single-stock end took the last token of everyone still in, those players share the
         win (one more query, for that rare case)."""
-        tokens = game.card_rules.tokens
+        tokens = tournaments.rules_of(game).tokens
         holding = tuple(seat for seat, lost in enumerate(cell_sums) if lost < tokens)
         if len(holding) == 1:
             return Standing(True, holding)
@@ -108,13 +110,15 @@ class CardKind:
         for number, cells in rows:
             writer.writerow([number, *cells])
             given_up = [total + cell for total, cell in zip(given_up, cells, strict=True)]
-        tokens = game.card_rules.tokens
+        tokens = tournaments.rules_of(game).tokens
         writer.writerow([_("Tokens left"), *(tokens - lost for lost in given_up)])
         return out.getvalue()
 
     def rematch(self, old: Game, seats: Sequence[tuple[str, bool]]) -> tuple[Game, str]:
         players = [store.Player(name, computer) for name, computer in seats]
-        return tournaments.create_card_game(old.name, players, old.card_rules, rematch_of=old)
+        return tournaments.create_card_game(
+            old.name, players, tournaments.rules_of(old), rematch_of=old
+        )
 
 
 CARDS = CardKind()

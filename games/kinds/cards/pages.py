@@ -17,10 +17,10 @@ from django.utils.translation import gettext_noop
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.charts import render_card_chart
 from games.describe import card_rules_summary
 from games.kinds import kind_of
 from games.kinds.cards import tournaments
+from games.kinds.cards.charts import render_card_chart
 from games.kinds.cards.replay import replay_step
 from games.kinds.cards.table import Table, build_table, parse_move
 from games.models import Game, Seat
@@ -123,7 +123,7 @@ class CardPages:
             sums = [sum(column) for column in zip(*cell_rows, strict=True)] or [0] * len(names)
             standing = kind_of(game).standing(game, sums)
             winners = standing.winners if standing.finished else ()
-        return render_card_chart(names, game.card_rules.tokens, drawn, winners, size)
+        return render_card_chart(names, tournaments.rules_of(game).tokens, drawn, winners, size)
 
     def replay(self, request: HtmxHttpRequest, game: Game) -> HttpResponse:
         """Deal by deal, every hand shown: the seed is public by then."""
@@ -141,7 +141,7 @@ class CardPages:
         winners = kind_of(game).standing(game, sums).winners
         wanted = int_or_none(request.GET.get("deal"))
         number = 1 if wanted is None else min(max(wanted, 1), len(stories))
-        step = replay_step(stories, names, game.card_rules.tokens, number, winners)
+        step = replay_step(stories, names, tournaments.rules_of(game).tokens, number, winners)
         context = {
             "game": game,
             "step": step,
@@ -177,7 +177,7 @@ def _card_context(
         "game": game,
         "table": table,
         "host": access.host,
-        "rules_summary": card_rules_summary(game.card_rules),
+        "rules_summary": card_rules_summary(tournaments.rules_of(game)),
         "share_url": share_url(request, game),
         "rematch_id": store.rematch_of(game) if table.view.finished else None,
         "poll_seconds": poll_seconds(finished=table.view.finished),

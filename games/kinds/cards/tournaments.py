@@ -22,6 +22,11 @@ def create_card_game(
     return store.start_game(cards.KIND, name, players, card_rules.to_dict(), rematch_of=rematch_of)
 
 
+def rules_of(game: Game) -> cards.CardRules:
+    """The variants of a card game."""
+    return cards.CardRules.from_dict(game.rules_data)
+
+
 def load_tournament(game: Game) -> cards.Tournament:
     return cast(cards.Tournament, store.load_state(game))
 
@@ -32,7 +37,7 @@ def card_deals(game: Game) -> tuple[cards.DealStory, ...]:
     holder's phone."""
     seed, moves = store.finished_log(game)
     return cards.deal_stories(
-        game.card_rules,
+        rules_of(game),
         game.seats.count(),
         seed,
         (cards.Move.from_dict(data) for _, data in moves),

@@ -14,12 +14,12 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from games import store
 from games.api import models as api_models
 from games.kinds import CARD, CLAIM, Pages, Refusal, Standing
-from games.kinds.dice import api
+from games.kinds.dice import api, moves, transfer
 from games.kinds.dice.pages import DicePages
 from games.kinds.dice.state import game_state
+from games.kinds.dice.stored import load_snapshot, position_of, rules_of
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.rules.dice.ruleset import MIN_TARGET
@@ -34,9 +34,7 @@ class DiceKind:
         ("30s", "30s"),
     )
     shared_state = True
-    # The dice games' store is still their own (`games.store.dice`), though every move it
-    # makes is in the one move log (`games.rules.dice.log`).
-    engine: Engine[Any, Any, Any] | None = None
+    engine: Engine[Any, Any, Any] = dice_rules.ENGINE
     refuses: Mapping[str, Refusal] = {
         CARD: Refusal(404, gettext_noop("This game is played with dice: it has no cards to play.")),
         CLAIM: Refusal(404, gettext_noop("Only the card game's seats are claimed.")),
@@ -45,6 +43,10 @@ class DiceKind:
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
     options = frozenset({"table_dice"})
     host_moves = True
+    beat_labels = frozenset(effect.value for effect in dice_rules.Effect) - {
+        dice_rules.Effect.MISSED.value
+    }
+    hit_labels = frozenset({dice_rules.Effect.HIT.value})
     pages: Pages = DicePages()
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
@@ -81,7 +83,7 @@ class DiceKind:
     def create(
         self, name: str, seats: Sequence[tuple[str, bool]], rules: Mapping[str, Any], **options: Any
     ) -> tuple[Game, str]:
-        return store.create_game(
+        return moves.create_game(
             name,
             [seat_name for seat_name, _computer in seats],
             self.read_rules(rules),
@@ -96,15 +98,14 @@ class DiceKind:
         return api.play_move(game, seat, body)
 
     def to_move(self, game: Game) -> int | None:
-        position = store.load_position(game)
-        return None if position.finished else position.next_roller
+        return position_of(game).next_roller
 
     def standing(self, game: Game, cell_sums: Sequence[int]) -> Standing:
-        position = dice_rules.Position.from_cell_sums(game.rules, cell_sums)
+        position = dice_rules.Position.from_cell_sums(rules_of(game), cell_sums)
         return Standing(position.finished, tuple(position.winners))
 
     def sheet_csv(self, game: Game) -> str:
-        snapshot = store.load_snapshot(game)
+        snapshot = load_snapshot(game)
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["#", _("Roll"), *(spreadsheet_text(name) for name in snapshot.names)])
@@ -115,14 +116,22 @@ class DiceKind:
         return out.getvalue()
 
     def rematch(self, old: Game, seats: Sequence[tuple[str, bool]]) -> tuple[Game, str]:
-        return store.create_game(
+        return moves.create_game(
             old.name,
             [name for name, _computer in seats],
-            old.rules,
+            rules_of(old),
             rematch_of=old,
             computers=[seat for seat, (_name, computer) in enumerate(seats) if computer],
             table_dice=old.table_dice,
         )
+
+    def export_turns(self, game: Game) -> list[dict[str, Any]]:
+        return transfer.export_turns(game)
+
+    def import_turns(
+        self, name: str, names: Sequence[str], rules: Any, turns: Sequence[Any]
+    ) -> tuple[Game, str]:
+        return transfer.import_turns(name, names, rules, turns)
 
 
 DICE = DiceKind()

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from games import kinds, store
+from games import kinds
 from games.api import models as api_models
 from games.api.base import (
     ApiError,
@@ -20,6 +20,7 @@ from games.api.base import (
     offered,
     parse,
 )
+from games.kinds.dice import moves
 from games.kinds.dice.state import State
 from games.kinds.dice.state import game_state as state_of
 from games.models import Game
@@ -42,8 +43,8 @@ def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespon
     offered(game, kinds.TYPED_TURN)
     new = parse(api_models.NewTurn, body)
     turn = dice_rules.Turn(new.total, new.hunt, _target(game, new.target), new.heal)
-    recorded = store.record_turn(game.pk, turn, version=new.version, seat=seat)
-    return state_of(recorded.game).response(status=201)
+    played = moves.record_turn(game.pk, turn, version=new.version, seat=seat)
+    return state_of(played.game).response(status=201)
 
 
 def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
@@ -57,8 +58,8 @@ def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
         hunt=new.hunt,
         stop=new.stop,
     )
-    done = store.roll(game.pk, action, version=new.version, seat=seat, part=new.part)
-    return state_of(done.game if isinstance(done, store.Recorded) else done)
+    played = moves.roll(game.pk, action, version=new.version, seat=seat, part=new.part)
+    return state_of(played.game)
 
 
 def _target(game: Game, target: int | None) -> int | None:

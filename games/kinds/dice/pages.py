@@ -20,11 +20,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.charts import render_chart
 from games.describe import rules_summary
-from games.kinds.dice import chances
+from games.kinds.dice import chances, moves
+from games.kinds.dice.charts import render_chart
 from games.kinds.dice.explain import turn_summary
 from games.kinds.dice.sheet import Sheet, full_sheet, sheet_of, sheet_since
+from games.kinds.dice.stored import load_snapshot, position_of, rolling_turn, up_to
 from games.kinds.dice.table_dice import phone_parts, table_dice_check
 from games.kinds.dice.tray import before_roll_chance, recaps_of, tray_of, undone_turns
 from games.models import Game
@@ -112,19 +113,19 @@ class DicePages:
         return typed_turn(request, game, access)
 
     def chart(self, game: Game, upto: int | None, size: str) -> str:
-        snapshot = store.load_snapshot(game)
+        snapshot = load_snapshot(game)
         if upto is not None:
-            snapshot = store.up_to(snapshot, max(0, upto))
+            snapshot = up_to(snapshot, max(0, upto))
         return render_chart(snapshot, size)
 
     def replay(self, request: HtmxHttpRequest, game: Game) -> HttpResponse:
-        snapshot = store.load_snapshot(game)
+        snapshot = load_snapshot(game)
         total = len(snapshot.rows)
         if not snapshot.position.finished:
             return redirect("game", game.pk)
         step = int_or_none(request.GET.get("turn"))
         step = total if step is None else min(max(step, 0), total)
-        sheet = sheet_of(store.up_to(snapshot, step))
+        sheet = sheet_of(up_to(snapshot, step))
         context = {
             "game": game,
             "sheet": sheet,
@@ -149,36 +150,25 @@ def typed_turn(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResp
     question: dice_rules.Question | None = None
     if error is None:
         try:
-            position = store.load_position(game)
-            if not access.may_play(game, position):
+            position = position_of(game)
+            if not access.may_act(game, position.next_roller):
                 raise store.NotYourTurnError
             question = position.ask(answers["total"], answers["heal"], answers["target"])
             if question is None or (
                 question.step is dice_rules.Step.HUNT and answers["hunt"] is not None
             ):
-                recorded = store.record_turn(
+                played = moves.record_turn(
                     game.pk,
                     dice_rules.Turn(
                         answers["total"], answers["hunt"], answers["target"], bool(answers["heal"])
                     ),
                     version=version,
-                    # Loaded after the game was read at this version: still good if it holds.
-                    known=position if version == game.version else None,
                     seat=None if access.host else access.seat,
                     part=request.POST.get("part"),
                 )
                 if not request.htmx:
                     return redirect("game", game.pk)
-                sheet, replace = sheet_since(
-                    recorded.game,
-                    int_or_none(request.POST.get("n")) or 0,
-                    int_or_none(request.POST.get("t")),
-                    recorded.position,
-                )
-                names = [seat.name for seat in sheet.seats]
-                confirmation = turn_summary(recorded.row, names, sheet.ruleset)
-                extra = {"confirmation": confirmation}
-                return _render_update(request, sheet, replace=replace, access=access, extra=extra)
+                return _played(request, played, access, {})
         except RuleError as rule_error:
             error = rule_error_message(rule_error)
         except store.StaleVersionError:
@@ -239,7 +229,7 @@ def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespo
     action, error = _parse_roll(request.POST, game)
     if action is not None:
         try:
-            done = store.roll(
+            played = moves.roll(
                 game.pk,
                 action,
                 version=int_or_none(request.POST.get("v")),
@@ -255,22 +245,28 @@ def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespo
         else:
             if not request.htmx:
                 return redirect("game", game.pk)
-            recorded = done if isinstance(done, store.Recorded) else None
-            sheet, replace = sheet_since(
-                recorded.game if recorded else cast(Game, done),
-                int_or_none(request.POST.get("n")) or 0,
-                int_or_none(request.POST.get("t")),
-                recorded.position if recorded else None,
-            )
-            extra: dict[str, Any] = {"cooldown": True}
-            if recorded is not None:
-                names = [seat.name for seat in sheet.seats]
-                extra["confirmation"] = turn_summary(recorded.row, names, sheet.ruleset)
-            return _render_update(request, sheet, replace=replace, access=access, extra=extra)
+            return _played(request, played, access, {"cooldown": True})
     response = _turn_panel(request, game, access, error)
     if not request.htmx:
         response.status_code = 422
     return response
+
+
+def _played(
+    request: HtmxHttpRequest, played: store.Played, access: Access, extra: dict[str, Any]
+) -> HttpResponse:
+    """The rows a move wrote, with a line that says what the turn did once it is complete."""
+    sheet, replace = sheet_since(
+        played.game,
+        int_or_none(request.POST.get("n")) or 0,
+        int_or_none(request.POST.get("t")),
+        moves.state_after(played).position,
+    )
+    row = moves.row_written(played)
+    if row is not None:
+        names = [seat.name for seat in sheet.seats]
+        extra = extra | {"confirmation": turn_summary(row, names, sheet.ruleset)}
+    return _render_update(request, sheet, replace=replace, access=access, extra=extra)
 
 
 def _parse_roll(post: Any, game: Game) -> tuple[rolled.Action | None, str | None]:
@@ -294,7 +290,7 @@ def _parse_roll(post: Any, game: Game) -> tuple[rolled.Action | None, str | None
             return None, _("Set aside only dice from the last roll.")
         return rolled.Action(keep=tuple(cast(list[int], keep))), None
     if act == "keep":
-        turn = store.rolling_turn(game, store.load_position(game))
+        turn = rolling_turn(game)
         last = turn.rolls[-1].dice if turn is not None and turn.rolls else ()
         places = {int_or_none(raw) for raw in post.getlist("keep")}
         if not places:
@@ -311,7 +307,7 @@ def _page_sheet(game: Game) -> tuple[Sheet, str]:
     table is rendered once per version and process, however many phones open the page."""
 
     def build() -> tuple[Sheet, str]:
-        sheet = sheet_of(store.load_snapshot(game))
+        sheet = sheet_of(load_snapshot(game))
         table = render_to_string("games/sheet_table.html", {"sheet": sheet})
         return dataclasses.replace(sheet, rows=()), table
 
@@ -355,13 +351,13 @@ def _game_context(
     question: dice_rules.Question | None = None,
     answers: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    can_play = access.may_play(sheet.game, sheet.position) and not sheet.finished
+    can_play = access.may_act(sheet.game, sheet.position.next_roller) and not sheet.finished
     if question is None and can_play:
         question = sheet.position.ask()
     answers = answers or {}
     total = answers.get("total")
     game = sheet.game
-    rolling = store.rolling_turn(game, sheet.position)
+    rolling = rolling_turn(game)
     names = [seat.name for seat in sheet.seats]
     return {
         # A turn with dice the app rolls: every phone sees it, the roller (or host) acts on it.
@@ -458,7 +454,7 @@ def undo(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         # Without scripts the confirmation is a page of its own.
         return render(request, "games/undo_confirm.html", {"sheet": full_sheet(game)})
     try:
-        store.undo_last_turn(game.pk, version=int_or_none(request.POST.get("v")))
+        store.undo(game.pk, version=int_or_none(request.POST.get("v")))
     except RuleError as error:
         # Nothing to undo, or a turn the app rolled, which stays (the undo policy).
         sheet = full_sheet(game)

@@ -1,5 +1,5 @@
 """What the score sheet shows: names, rows, the footer and whose turn it is, ready for the
-templates. Built from a `store.Snapshot`, or from the rows after a point for live updates."""
+templates. Built from a `stored.Snapshot`, or from the rows after a point for live updates."""
 
 from __future__ import annotations
 
@@ -8,13 +8,22 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from games import bgstats, charts
+from games import charts
+from games.kinds.dice import bgstats
+from games.kinds.dice import charts as dice_charts
 from games.kinds.dice.explain import explain_row, undo_question
+from games.kinds.dice.stored import (
+    Snapshot,
+    StoredRow,
+    load_rows,
+    load_snapshot,
+    position_of,
+    rules_of,
+)
 from games.kinds.dice.tray import audit
 from games.models import Game, Seat, Turn
 from games.names import join_names
 from games.rules import dice as dice_rules
-from games.store import Snapshot, StoredRow, load_position, load_rows, load_snapshot
 
 
 @dataclass(frozen=True)
@@ -56,11 +65,11 @@ class Sheet:
     # What undo asks about the last row, when this sheet was built with it.
     undo_question: str | None = None
     # Whether the last row may be taken back: not when the app rolled it (the undo policy,
-    # `store.undo_last_turn`), which also holds for a computer's turn.
+    # `store.undo`), which also holds for a computer's turn.
     undo_allowed: bool = True
     # The end-of-game highlights and the BG Stats link, once the game is over and the sheet
     # was built whole.
-    summary: charts.Summary | None = None
+    summary: dice_charts.Summary | None = None
     bgstats_url: str | None = None
 
     @property
@@ -118,7 +127,7 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         ended = Turn.objects.filter(pk=last.id).values_list("created_at", flat=True).first()
         sheet = replace(
             sheet,
-            summary=charts.summary(snapshot),
+            summary=dice_charts.summary(snapshot),
             bgstats_url=bgstats.link(
                 bgstats.play_data(snapshot, ended or snapshot.game.updated_at)
             ),
@@ -142,11 +151,11 @@ def sheet_since(
         if known is None or known != last_turn_id:
             return full_sheet(game), True
     seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
-    rows = load_rows(game, game.rules, [seat_id for seat_id, _ in seats], after=count)
+    rows = load_rows(game, rules_of(game), [seat_id for seat_id, _ in seats], after=count)
     sheet = _sheet(
         game,
         [name for _, name in seats],
-        position or load_position(game),
+        position or position_of(game),
         rows,
         turn_count=rows[-1].number if rows else count,
         last_turn_id=rows[-1].id if rows else last_turn_id,

@@ -1,13 +1,13 @@
 """The dice games' state as the JSON API answers it (DESIGN.md), once per version and process.
 
-Whatever the game's length, a new version costs about the same: the position comes from
-`store.load_position` (remembered by the process that wrote it, else added up by the
-database), and the turns list grows from the one this process built before, since a row
+Whatever the game's length, a new version costs about the same: the position and the turn in
+progress come from the game's state (`store.load_state`: remembered by the process that wrote
+it, else one row), and the turns list grows from the one this process built before, since a row
 never changes once written: only the rows after it are read, and each row is turned into
 JSON once. The last row the process knew is checked by its id, so an undo (which deletes
-the last row) or a game this process has not seen yet is read whole, once. The turn in
-progress and the turns taken back come from the move log (`store.rolling_turn`,
-`store.undone_turns`), read only when the game row says there are any.
+the last row) or a game this process has not seen yet is read whole, once. The turns taken
+back come from the move log (`stored.undone_turns`), read only when the game row says there
+are any.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from django.http import HttpResponse
 from games import store
 from games.cache import current_version, peek, remember, remembered
 from games.kinds import SHARED_ANSWER
+from games.kinds.dice.stored import StoredRow, load_rows, rules_of, state_of, undone_turns
 from games.models import Game, Seat, Turn
-from games.rules import dice as dice_rules
+from games.rules.dice.rolled import RolledTurn
 
 _GAP = len("}")
 
@@ -81,11 +82,12 @@ def _build(game: Game) -> State:
         ),
     )
     for _ in range(3):
-        ruleset = game.rules
-        position = store.load_position(game)
+        ruleset = rules_of(game)
+        dice_state = state_of(game)
+        position = dice_state.position
         log = _turn_log(game, [seat_id for seat_id, _, _ in seats])
-        in_progress = _in_progress(game, position)
-        undone = store.undone_turns(game)
+        in_progress = _in_progress(dice_state.rolling)
+        undone = undone_turns(game)
         now = current_version(game.pk)
         if now == game.version:
             break
@@ -124,8 +126,7 @@ def _build(game: Game) -> State:
     return State(game.version, head, log.turns)
 
 
-def _in_progress(game: Game, position: dice_rules.Position) -> dict[str, Any] | None:
-    turn = store.rolling_turn(game, position)
+def _in_progress(turn: RolledTurn | None) -> dict[str, Any] | None:
     if turn is None:
         return None
     data = turn.to_json()
@@ -155,7 +156,7 @@ def _turn_log(game: Game, seat_ids: list[int]) -> TurnLog:
         if last.first() != known.last_id:
             known = None  # the last row was undone
     base = known or TurnLog(0, None, ())
-    rows = store.load_rows(game, game.rules, seat_ids, after=base.count)
+    rows = load_rows(game, rules_of(game), seat_ids, after=base.count)
     if not rows and known is not None:
         return known
     log = TurnLog(
@@ -167,7 +168,7 @@ def _turn_log(game: Game, seat_ids: list[int]) -> TurnLog:
     return log
 
 
-def _turn_json(stored: store.StoredRow) -> str:
+def _turn_json(stored: StoredRow) -> str:
     turn = stored.row.turn
     return json.dumps(
         {

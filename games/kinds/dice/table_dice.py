@@ -40,9 +40,10 @@ def table_dice_check(game: Game) -> dict[str, Any]:
     made it and whose it was; the seed and the secrets once they are shown."""
     parts = phone_parts(game)
     dice: dict[tuple[int, int], list[int]] = {}
-    for number, rolls, hunts in Turn.objects.filter(game=game, rolls__isnull=False).values_list(
-        "number", "rolls", "hunt_rolls"
+    for number, data in Turn.objects.filter(game=game, data__has_key="rolls").values_list(
+        "number", "data"
     ):
+        rolls, hunts = data["rolls"], data.get("hunt_rolls")
         faces = [roll["dice"] for roll in rolls or ()] + [hunt["dice"] for hunt in hunts or ()]
         dice.update(((number, step), list(d)) for step, d in enumerate(faces))
     secrets = {part.seat: part.secret for part in parts}

@@ -1,6 +1,6 @@
 """The dice tray: a turn with dice the app rolls, as every phone at the table draws it.
 
-Built from the game's turn in progress (`store.rolling_turn`) for the templates: the dice set
+Built from the game's turn in progress (`stored.rolling_turn`) for the templates: the dice set
 aside so far, the last roll (which the roller taps to set dice aside), the hunt, and, with
 hints on, the exact chance of beating the target after each choice (`games.rules.dice.odds`).
 Nothing here is secret: every die of a dice game is public.
@@ -17,7 +17,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import store
+from games.kinds.dice.stored import rules_of
+from games.kinds.dice.stored import undone_turns as stored_undone_turns
 from games.models import Game, Turn
 from games.rules import dice as dice_rules
 from games.rules.dice import odds
@@ -153,15 +154,18 @@ def recaps_of(game: Game, names: Sequence[str]) -> tuple[Recap, ...]:
     last = (
         Turn.objects.filter(game=game)
         .order_by("-number")
-        .values_list("number", "roller", "total", "rolls", "hunt_rolls", "by_computer")[
-            : len(names)
-        ]
+        .values_list("number", "roller", "data", "by_computer")[: len(names)]
     )
     recaps: list[Recap] = []
-    for number, roller, total, rolls, hunt_rolls, by_computer in last:
+    for number, roller, data, by_computer in last:
+        rolls = data.get("rolls")
         if rolls is None or (recaps and not by_computer):
             break  # typed in from the table's own dice, or a person's turn before computers'
-        recaps.append(_recap(game, names[roller], number, total, rolls, hunt_rolls, by_computer))
+        recaps.append(
+            _recap(
+                game, names[roller], number, data["total"], rolls, data["hunt_rolls"], by_computer
+            )
+        )
         if not by_computer:
             break
     return tuple(reversed(recaps))
@@ -176,7 +180,7 @@ def _recap(
     hunt_rolls: Sequence[dict[str, Any]] | None,
     by_computer: bool,
 ) -> Recap:
-    margin = total - game.rules.beat_above
+    margin = total - rules_of(game).beat_above
     return Recap(
         roller,
         number,
@@ -266,5 +270,5 @@ def undone_turns(game: Game, names: Sequence[str]) -> tuple[Undone, ...]:
             datetime.fromisoformat(entry["undone_at"]),
             audit(entry["rolls"], entry.get("hunt_rolls")),
         )
-        for entry in reversed(store.undone_turns(game))
+        for entry in reversed(stored_undone_turns(game))
     )

@@ -8,7 +8,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..engine import SheetRow
+from ..engine import Chance, SheetRow
+from ..errors import gettext_noop
 from .bot import choose_move
 from .deck import CardRules
 from .game import NO_LEGAL_PLAY, DealRecord, Move, Tournament, from_snapshot, snapshot
@@ -50,6 +51,15 @@ class CardEngine:
 
     def computer_move(self, state: Tournament, seat: int, rng: random.Random) -> Move:
         return choose_move(state.view(seat), rng)
+
+    def with_chance(self, state: Tournament, move: Move, chance: Chance) -> Move:
+        return move  # the deals and restocks come from the seed the tournament holds
+
+    def take_back_refusal(self, move: Move, by_computer: bool) -> str | None:
+        return gettext_noop("A card played face up cannot be taken back.")
+
+    def row_title(self, data: Mapping[str, Any]) -> str:
+        return ""
 
     def snapshot(self, state: Tournament) -> dict[str, Any]:
         return snapshot(state)

@@ -3,11 +3,12 @@ exact odds, the computer player, the game-length estimate, and the move log the 
 (`log`: typed turns, rolled steps with their dice, whole rolled turns, and their replay).
 
 A game is a `Position` (the points and whose turn it is) and `Position.play(turn)` writes a
-`Row`; `DiceState` (`engine`) is the same game behind the engine protocol of `games.rules`.
+`Row`; `DiceState` (`engine`) is the game the store plays, behind the engine protocol of
+`games.rules`, with the turn under way.
 """
 
 from . import bot, estimate, log, odds, rolled
-from .engine import DiceState
+from .engine import ENGINE, ComputerTurn, DiceEngine, DiceEvent, DiceState
 from .game import (
     ATTACK,
     DICE,
@@ -29,6 +30,7 @@ from .ruleset import PRESET_KEYS, PRESETS, THIRTY_S_LIMIT, RuleSet
 __all__ = [
     "ATTACK",
     "DICE",
+    "ENGINE",
     "HEAL",
     "MAX_PLAYERS",
     "MAX_TOTAL",
@@ -37,6 +39,9 @@ __all__ = [
     "PRESETS",
     "PRESET_KEYS",
     "THIRTY_S_LIMIT",
+    "ComputerTurn",
+    "DiceEngine",
+    "DiceEvent",
     "DiceGame",
     "DiceState",
     "Effect",

@@ -157,14 +157,15 @@ def replay(position: Position, moves: Iterable[DiceMove]) -> Replayed:
         elif rolling is not None:
             raise ValueError("a whole turn logged while a rolled turn was under way")
         else:
-            turn = move if isinstance(move, Turn) else _checked(move)
+            turn = move if isinstance(move, Turn) else checked(move)
         row = position.play(turn)
         rows.append(row)
         position = position.after(row)
     return Replayed(tuple(rows), position, rolling)
 
 
-def _checked(whole: WholeTurn) -> Turn:
+def checked(whole: WholeTurn) -> Turn:
+    """The turn a whole rolled turn wrote, once its dice set aside are seen to make its total."""
     if sum(die for roll in whole.rolls for die in roll.kept or ()) != whole.turn.total:
         raise ValueError("a logged turn whose dice set aside do not make its total")
     return whole.turn

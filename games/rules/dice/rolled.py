@@ -19,11 +19,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from .. import chance
+from ..chance import SIDES
 from ..errors import IllegalTurnError, gettext_noop
 from .game import DICE, Position, Step, Turn
-
-SIDES = 6
 
 
 class Ask(StrEnum):
@@ -320,13 +318,6 @@ def act(turn: RolledTurn, action: Action, roller: Roller) -> RolledTurn:
     return turn
 
 
-def seeded_dice(seed: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
-    """The dice of roll `step` of turn number `turn`, from the game's secret seed: anyone given
-    the seed after the game can roll every turn again and compare."""
-    rng = chance.rng(seed, f":turn:{turn}:roll:{step}")
-    return tuple(rng.randint(1, SIDES) for _ in range(count))
-
-
 _NOT_NOW: dict[Ask | None, str] = {
     Ask.ROLL: gettext_noop("Roll the dice first."),
     Ask.KEEP: gettext_noop("First choose the dice to set aside."),
@@ -358,22 +349,3 @@ def _dice(raw: Sequence[int], count: int) -> tuple[int, ...]:
 
 def _list(dice: tuple[int, ...] | None) -> list[int] | None:
     return None if dice is None else list(dice)
-
-
-def table_dice(seed: bytes, part: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
-    """The dice of a roll in a game whose dice the whole table makes: the server's secret seed
-    mixed with the part that the phone asking for the roll sent (`chance.table_part`). Neither
-    alone decides a die, and both are shown once the game is over, so anyone can roll again.
-
-    Drawn from SHA-256 blocks rather than Python's generator, so that the check page can roll
-    every turn again in the browser: a byte below 252 gives the die `byte % 6 + 1` (252 is the
-    largest multiple of six a byte holds, so every face is equally likely)."""
-    key = chance.mixed(seed, part)
-    dice: list[int] = []
-    block = 0
-    while len(dice) < count:
-        for byte in chance.block(key, f":turn:{turn}:roll:{step}:{block}"):
-            if byte < 252 and len(dice) < count:
-                dice.append(byte % SIDES + 1)
-        block += 1
-    return tuple(dice)

@@ -166,12 +166,14 @@ class CoinKind:
         op: Refusal(404, "A coin toss has no such thing.")
         for op in (kinds.TYPED_TURN, kinds.ROLL, kinds.UNDO, kinds.CARD, kinds.EXPORT)
     }
-    engine: Engine[Any, Any, Any] | None = ENGINE
+    engine: Engine[Any, Any, Any] = ENGINE
     pages: Pages = CoinPages()
     state_model: type[pydantic.BaseModel] = CoinGameState
     new_state_model: type[pydantic.BaseModel] = NewCoinGameState
     options: frozenset[str] = frozenset()
     host_moves = False
+    beat_labels: frozenset[str] = frozenset()
+    hit_labels: frozenset[str] = frozenset()
 
     def read_rules(self, raw: Mapping[str, Any]) -> CoinRules:
         return CoinRules.from_dict(raw)

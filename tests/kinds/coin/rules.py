@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from games.rules import Outcome
-from games.rules.engine import SheetRow
+from games.rules.engine import Chance, SheetRow
 from games.rules.errors import (
     GameOverError,
     InvalidMoveError,
@@ -132,6 +132,15 @@ class CoinEngine:
 
     def computer_move(self, state: CoinState, seat: int, rng: random.Random) -> Call:
         return Call(rng.choice(SIDES))
+
+    def with_chance(self, state: CoinState, move: Call, chance: Chance) -> Call:
+        return move  # the coin falls from the seed the state holds
+
+    def take_back_refusal(self, move: Call, by_computer: bool) -> str | None:
+        return "A toss everyone saw stays."
+
+    def row_title(self, data: Mapping[str, Any]) -> str:
+        return ""
 
     def snapshot(self, state: CoinState) -> dict[str, Any]:
         return {

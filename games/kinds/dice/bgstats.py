@@ -12,8 +12,8 @@ from urllib.parse import quote
 
 from django.utils import timezone
 
-from games.charts import dice_lines
-from games.store import Snapshot
+from games.kinds.dice.charts import dice_lines
+from games.kinds.dice.stored import Snapshot
 
 LINK = "bgstats://app.bgstatsapp.com/createPlay.html?data="
 GAME_NAMES = {"thirty": "Thirty (dice)", "30s": "30s (dice)"}
