@@ -10,9 +10,9 @@ import json
 from dataclasses import dataclass
 
 from games.history import played_games
+from games.kinds import seat_bounds
 from games.models import Seat
 from games.names import MAX_NAME_LENGTH, join_names, name_key
-from games.rules import dice as dice_rules
 
 SHOWN = 5
 # The newest games looked at, in one query: a table that plays the same line-up all evening
@@ -57,13 +57,14 @@ def recent_lineups(most: int = SHOWN) -> list[Lineup]:
 def read_lineup(raw: str | None) -> list[tuple[str, bool]] | None:
     """A line-up button's value, or None for anything that is not one. The names are
     checked like typed ones when the game is created."""
-    if not raw or len(raw) > 4 * MAX_NAME_LENGTH * dice_rules.MAX_PLAYERS:
+    most = seat_bounds()[1]
+    if not raw or len(raw) > 4 * MAX_NAME_LENGTH * most:
         return None
     try:
         data = json.loads(raw)
     except ValueError:
         return None
-    if not isinstance(data, list) or not 1 <= len(data) <= dice_rules.MAX_PLAYERS:
+    if not isinstance(data, list) or not 1 <= len(data) <= most:
         return None
     seats = []
     for seat in data:

@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS
+from games.kinds import seat_bounds
 
 MAX_NAME_LENGTH = 40
 MAX_GAME_NAME_LENGTH = 80
@@ -83,10 +83,10 @@ def clean_player_names(raw: Sequence[object]) -> list[str]:
                 _("A player's name must show at least one letter or sign."), where
             )
         names.append(name)
-    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+    fewest, most = seat_bounds()
+    if not fewest <= len(names) <= most:
         raise ValidationError(
-            _("A game has from %(low)s to %(high)s players.")
-            % {"low": MIN_PLAYERS, "high": MAX_PLAYERS}
+            _("A game has from %(low)s to %(high)s players.") % {"low": fewest, "high": most}
         )
     seen: dict[str, int] = {}
     for seat, name in enumerate(names):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import pydantic
+from django import forms as django_forms
 from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.module_loading import import_string
@@ -22,7 +23,7 @@ from games.models import Game
 from games.rules.engine import Engine
 
 if TYPE_CHECKING:
-    from django.http import HttpResponse
+    from django.http import HttpResponse, QueryDict
 
     from games.access import Access
     from games.page_stream import Mark, Update
@@ -36,6 +37,15 @@ class Standing:
 
     finished: bool
     winners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RulesSection:
+    """One game's section of the rules page."""
+
+    anchor: str  # the section's id on the page, for links like /rules/#thirty
+    title: str | Promise
+    template: str
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,8 @@ class Kind(Protocol):
     name: str  # as stored in `Game.kind`
     # Its games as `Game.preset` stores them, each with the name a list of games shows.
     presets: Sequence[tuple[str, str | Promise]]
+    # The fewest and the most players its games seat.
+    seats: tuple[int, int]
     # The state is the same for every viewer (nothing hidden), so it can be built once per
     # version and shared; otherwise each viewer gets its own view.
     shared_state: bool
@@ -97,6 +109,14 @@ class Kind(Protocol):
     engine: Engine[Any, Any, Any]
     # The choices besides the rules that creating its game takes (`create(**options)`).
     options: frozenset[str]
+    # Its part of the create form: its games as the form offers them (with a few words on
+    # each), the fields of its rules and options, and the template of its fieldsets, which
+    # shows them only while one of its games is chosen.
+    form_presets: Sequence[tuple[str, str | Promise]]
+    form: type[django_forms.Form]
+    form_template: str
+    # Its games' sections of the rules page.
+    rules_sections: Sequence[RulesSection]
     # The host may play any seat's move through the API (nothing is hidden); else only the
     # seat's own key moves it.
     host_moves: bool
@@ -112,6 +132,14 @@ class Kind(Protocol):
 
     def form_rules(self, data: Mapping[str, Any]) -> dict[str, Any]:
         """The kind's rules as a dict, from the create form's cleaned fields."""
+        ...
+
+    def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
+        """What its fieldsets show besides their fields, for the rules the form asks now."""
+        ...
+
+    def rules_context(self) -> dict[str, Any]:
+        """The numbers its sections of the rules page quote (defaults and bounds)."""
         ...
 
     def check(self, rules: Mapping[str, Any], seats: int) -> None:
@@ -214,6 +242,15 @@ def kind_for_rules(raw: Mapping[str, Any]) -> Kind:
     if not isinstance(preset, str):  # a preset of no kind, and the first kind's rules say so
         return first
     return next((kind for kind in KINDS.values() if preset in dict(kind.presets)), first)
+
+
+def seat_bounds() -> tuple[int, int]:
+    """The fewest and the most players any kind seats: what a list of players may hold
+    before its kind checks it (`Kind.check`)."""
+    return (
+        min(kind.seats[0] for kind in KINDS.values()),
+        max(kind.seats[1] for kind in KINDS.values()),
+    )
 
 
 def row_labels() -> tuple[frozenset[str], frozenset[str]]:

@@ -16,10 +16,9 @@ from games import store
 from games.access import is_host, my_game_ids, remember_game, remember_host
 from games.forms import CreateGameForm
 from games.history import HistoryFilter, history_entries, played_games
-from games.kinds.dice import chances
+from games.kinds import KINDS, seat_bounds
 from games.lineups import read_lineup, recent_lineups
 from games.models import Game
-from games.rules import dice as dice_rules
 from games.web.common import HtmxHttpRequest
 
 HISTORY_PAGE_SIZE = 20
@@ -60,7 +59,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     # The estimate of the game's length under the rules, drawn with the form (htmx then
     # refreshes it whenever an option changes).
     query = request.POST if request.method == "POST" else QueryDict()
-    form.estimate = chances.estimate_context(chances.read_query(query, len(form.players)))
+    for kind in KINDS.values():
+        form.extras |= kind.form_extras(query, len(form.players))
     form.lineups = recent_lineups()
     if request.htmx and request.method == "POST":
         return render(request, "games/create_form.html", {"form": form})
@@ -167,7 +167,7 @@ def _edit_player_list(
     rows = list(zip(players, computers, strict=True))
     if (lineup := read_lineup(post.get("lineup"))) is not None:
         rows = lineup
-    if "add" in post and len(rows) < dice_rules.MAX_PLAYERS:
+    if "add" in post and len(rows) < seat_bounds()[1]:
         rows.append(("", False))
     # Not "remove": a form's field of that name hides the form's own remove(), which htmx
     # calls to swap the form out.

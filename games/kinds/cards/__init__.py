@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
-from django.http import HttpResponse
+from django import forms as django_forms
+from django.http import HttpResponse, QueryDict
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -16,8 +17,9 @@ from django.utils.translation import gettext_lazy, gettext_noop
 from games import store
 from games.api import models as api_models
 from games.api.base import answer
-from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, Standing
+from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, RulesSection, Standing
 from games.kinds.cards import api, tournaments
+from games.kinds.cards.form import CardRulesForm
 from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
 from games.models import Cell, Game
@@ -34,6 +36,7 @@ class CardKind:
     presets: Sequence[tuple[str, str | Promise]] = (
         ("cards", gettext_lazy("Thirty, the card game")),
     )
+    seats = (cards.MIN_PLAYERS, cards.MAX_PLAYERS)
     shared_state = False  # every seat sees its own hand
     engine: Engine[Any, Any, Any] = cards.ENGINE
     refuses: Mapping[str, Refusal] = {
@@ -45,6 +48,14 @@ class CardKind:
         EXPORT: Refusal(404, gettext_noop("A card game is exported as its sheet (CSV).")),
     }
     options: frozenset[str] = frozenset()
+    form_presets: Sequence[tuple[str, str | Promise]] = (
+        ("cards", gettext_lazy("Thirty, the card game: keep the total between 0 and 30")),
+    )
+    form: type[django_forms.Form] = CardRulesForm
+    form_template = "games/card_rules_form.html"
+    rules_sections: Sequence[RulesSection] = (
+        RulesSection("cards", gettext_lazy("Thirty, the card game"), "rules/cards.html"),
+    )
     host_moves = False
     beat_labels: frozenset[str] = frozenset()  # a deal's row is a loss, never a success
     hit_labels: frozenset[str] = frozenset()
@@ -66,6 +77,12 @@ class CardKind:
             "queens": bool(data.get("queens")),
             "single_stock": bool(data.get("single_stock")),
         }
+
+    def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
+        return {}
+
+    def rules_context(self) -> dict[str, Any]:
+        return {"tokens": cards.CardRules().tokens}
 
     def check(self, rules: Mapping[str, Any], seats: int) -> None:
         cards.Tournament.start(self.read_rules(rules), seats, "00")  # refuses a wrong count

@@ -17,10 +17,10 @@ from django.utils.translation import gettext_noop
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.describe import card_rules_summary
 from games.kinds import kind_of
 from games.kinds.cards import tournaments
 from games.kinds.cards.charts import render_card_chart
+from games.kinds.cards.describe import card_rules_summary
 from games.kinds.cards.replay import replay_step
 from games.kinds.cards.table import Table, build_table, parse_move
 from games.models import Game, Seat

@@ -9,20 +9,28 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pydantic
-from django.http import HttpResponse
+from django import forms as django_forms
+from django.http import HttpResponse, QueryDict
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from games.api import models as api_models
-from games.kinds import CARD, CLAIM, Pages, Refusal, Standing
-from games.kinds.dice import api, moves, transfer
+from games.kinds import CARD, CLAIM, Pages, Refusal, RulesSection, Standing
+from games.kinds.dice import api, chances, moves, transfer
+from games.kinds.dice.form import DiceRulesForm
 from games.kinds.dice.pages import DicePages
 from games.kinds.dice.state import game_state
 from games.kinds.dice.stored import load_snapshot, position_of, rules_of
 from games.models import Game
 from games.rules import dice as dice_rules
-from games.rules.dice.ruleset import MIN_TARGET
+from games.rules.dice.ruleset import (
+    MAX_START_POINTS,
+    MAX_TARGET,
+    MIN_START_POINTS,
+    MIN_TARGET,
+    THIRTY_S_LIMIT,
+)
 from games.rules.engine import Engine
 from games.spreadsheet import spreadsheet_text
 
@@ -33,6 +41,7 @@ class DiceKind:
         ("thirty", gettext_lazy("Thirty")),
         ("30s", "30s"),
     )
+    seats = (dice_rules.MIN_PLAYERS, dice_rules.MAX_PLAYERS)
     shared_state = True
     engine: Engine[Any, Any, Any] = dice_rules.ENGINE
     refuses: Mapping[str, Refusal] = {
@@ -42,6 +51,16 @@ class DiceKind:
     state_model: type[pydantic.BaseModel] = api_models.GameState
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
     options = frozenset({"table_dice"})
+    form_presets: Sequence[tuple[str, str | Promise]] = (
+        ("thirty", gettext_lazy("Thirty: points count down from a starting number")),
+        ("30s", gettext_lazy("30s: points count up, 30 is out")),
+    )
+    form: type[django_forms.Form] = DiceRulesForm
+    form_template = "games/dice_rules_form.html"
+    rules_sections: Sequence[RulesSection] = (
+        RulesSection("thirty", gettext_lazy("Thirty"), "rules/thirty.html"),
+        RulesSection("thirty-s", gettext_lazy("30s"), "rules/thirty_s.html"),
+    )
     host_moves = True
     beat_labels = frozenset(effect.value for effect in dice_rules.Effect) - {
         dice_rules.Effect.MISSED.value
@@ -75,6 +94,24 @@ class DiceKind:
             "on_failure": data.get("on_failure") or "nothing",
             "empty_seat": "lost" if data.get("empty_seat_lost") else "carry",
             "hunt_dice": "margin" if data.get("hunt_margin") else "six",
+        }
+
+    def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
+        """How long a game under the rules asked takes, drawn under the rules."""
+        return {"estimate": chances.estimate_context(chances.read_query(query, players))}
+
+    def rules_context(self) -> dict[str, Any]:
+        defaults = dice_rules.RuleSet()
+        return {
+            "min_players": dice_rules.MIN_PLAYERS,
+            "max_players": dice_rules.MAX_PLAYERS,
+            "start_points": defaults.start_points,
+            "min_start_points": MIN_START_POINTS,
+            "max_start_points": MAX_START_POINTS,
+            "target": defaults.target,
+            "min_target": MIN_TARGET,
+            "max_target": MAX_TARGET,
+            "limit": THIRTY_S_LIMIT,
         }
 
     def check(self, rules: Mapping[str, Any], seats: int) -> None:

@@ -27,9 +27,9 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 from pygal.style import Style
 
-from games.describe import rules_summary
-from games.forms import CreateGameForm
 from games.kinds import KINDS, kind_for_rules
+from games.kinds.dice.describe import rules_summary
+from games.kinds.dice.form import DiceRulesForm
 from games.rules import RuleError
 from games.rules.dice import MAX_PLAYERS, MIN_PLAYERS, PRESETS, Position, RuleSet, odds
 from games.rules.dice import bot as dice_bot
@@ -41,8 +41,8 @@ DEFAULT_PLAYERS = 4
 RULE_FIELDS = (
     "preset",
     "set_aside",
-    *CreateGameForm.THIRTY_FIELDS,
-    *CreateGameForm.THIRTY_S_FIELDS,
+    *DiceRulesForm.THIRTY_FIELDS,
+    *DiceRulesForm.THIRTY_S_FIELDS,
 )
 TARGETS = range(MIN_TARGET, MAX_TARGET + 1)
 
@@ -75,9 +75,9 @@ def read_query(query: QueryDict, players: int | None = None) -> Asked:
     players = min(max(players, MIN_PLAYERS), MAX_PLAYERS)
     if query.get("preset") in not_dice():
         return Asked(None, players)
-    fields = CreateGameForm().fields
-    data: dict[str, Any] = {}
-    for name in RULE_FIELDS:
+    fields = DiceRulesForm().fields
+    data: dict[str, Any] = {"preset": query.get("preset")}
+    for name in RULE_FIELDS[1:]:
         try:
             data[name] = fields[name].clean(query.get(name))
         except Exception:
@@ -98,9 +98,9 @@ def _int(raw: str | None, default: int) -> int:
 
 def rules_query(rules: RuleSet, players: int | None = None) -> str:
     """The query string that asks for `rules` again, in the create form's names."""
-    values = CreateGameForm.initial_from(rules)
+    values = DiceRulesForm.initial_from(rules)
     pairs: list[tuple[str, Any]] = [("preset", rules.preset), ("set_aside", rules.set_aside)]
-    fields = CreateGameForm.THIRTY_S_FIELDS if rules.counts_up else CreateGameForm.THIRTY_FIELDS
+    fields = DiceRulesForm.THIRTY_S_FIELDS if rules.counts_up else DiceRulesForm.THIRTY_FIELDS
     for name in fields:
         value = values[name]
         if value is True:

@@ -20,9 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.describe import rules_summary
 from games.kinds.dice import chances, moves
 from games.kinds.dice.charts import render_chart
+from games.kinds.dice.describe import rules_summary
 from games.kinds.dice.explain import turn_summary
 from games.kinds.dice.sheet import Sheet, full_sheet, sheet_of, sheet_since
 from games.kinds.dice.stored import load_snapshot, position_of, rolling_turn, up_to

@@ -161,6 +161,7 @@ class NewCoinGameState(CoinGameState):
 class CoinKind:
     name = ENGINE.name
     presets: Sequence[tuple[str, str]] = (("coin", "Coin toss"),)
+    seats = (2, 6)
     shared_state = True
     refuses: Mapping[str, Refusal] = {
         op: Refusal(404, "A coin toss has no such thing.")

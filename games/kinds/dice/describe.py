@@ -1,11 +1,10 @@
-"""A rule set in a few words, for the top of the sheet and the history."""
+"""A dice rule set in a few words, for the top of the sheet and the Chances page."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.rules.cards import CardRules
 from games.rules.dice import RuleSet
 
 
@@ -41,19 +40,4 @@ def rules_summary(rules: RuleSet) -> list[str]:
             parts.append(_("hunt with the margin’s dice"))
     if rules.set_aside == "one":
         parts.append(_("one die per roll"))
-    return parts
-
-
-def card_rules_summary(rules: CardRules) -> list[str]:
-    parts = [
-        _("Thirty, the card game"),
-        ngettext("%(tokens)s token each", "%(tokens)s tokens each", rules.tokens)
-        % {"tokens": rules.tokens},
-    ]
-    if rules.fewer_jacks:
-        parts.append(_("two Jacks out"))
-    if rules.queens:
-        parts.append(_("two Queens in"))
-    if rules.single_stock:
-        parts.append(_("single stock"))
     return parts
