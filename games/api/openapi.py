@@ -1,7 +1,8 @@
 """The OpenAPI document of the public JSON API, served at /api/openapi.json.
 
-Every schema in it is generated from the models in `games/api/models.py`, the same models the
-views validate requests with; this module only adds the table of paths and operations.
+Every schema in it is generated from the models the views validate requests with (those every
+kind shares in `games/api/models.py`, each kind's in its own package); this module only adds the
+table of paths and operations, with each kind's own operations (`Kind.api_operations`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from games.api import models as m
+from games.kinds import KINDS, UNDO
 from games.models import GameIdConverter
 
 REF = "#/components/schemas/{model}"
@@ -47,27 +49,11 @@ SEAT = Param("seat", "path", {"type": "integer"}, required=True, description="Fr
 HOST_KEY = Param("X-Host-Key", "header", {"type": "string"}, description="The host's key")
 SEAT_KEY = Param("X-Seat-Key", "header", {"type": "string"}, description="A seat's own key")
 VERSION = Param("version", "query", {"type": "integer"}, description="The version last seen")
-_ODDS = m.OddsQuery.model_json_schema()["properties"]
-SET_ASIDE = Param("set_aside", "query", _ODDS["set_aside"])
-TARGET = Param("target", "query", _ODDS["target"])
-ROLL = Param(
-    "roll",
-    "query",
-    {"type": "string", "pattern": "^[1-6](,[1-6]){0,5}$"},
-    required=True,
-    description="The dice still in hand, such as 6,6,5,1,1,2",
-)
 SINCE = Param(
     "since",
     "query",
     {"type": "integer", "minimum": 0},
     description="A dice game: only the turns numbered above this one",
-)
-KEPT = Param(
-    "kept",
-    "query",
-    {"type": "integer", "minimum": 0, "default": 0},
-    description="The sum already set aside",
 )
 
 
@@ -82,96 +68,67 @@ class Operation:
     body: type[BaseModel] | tuple[type[BaseModel], ...] | None = None
 
 
-OPERATIONS = (
-    Operation(
-        "post",
-        "/api/games",
-        "Create a game; the answer has the host key and the seat keys",
-        (201, (m.NewGameState, m.NewCardState)),
-        (400, 401, 413, 415, 422, 429),
-        body=m.NewGame,
-    ),
-    Operation(
-        "get",
-        "/api/games/{game_id}",
-        "The game state (a card game's own hand with that seat's key); answered from a copy"
-        " kept per version, so asking often is cheap",
-        (200, (m.GameState, m.CardState)),
-        (400, 403, 404, 429),
-        (GAME_ID, SEAT_KEY, SINCE),
-    ),
-    Operation(
-        "post",
-        "/api/games/{game_id}/turns",
-        "Record a dice turn (the host's key, or the roller's own seat key)",
-        (201, m.GameState),
-        (400, 403, 404, 409, 413, 415, 422, 429),
-        (GAME_ID, HOST_KEY, SEAT_KEY),
-        m.NewTurn,
-    ),
-    Operation(
-        "delete",
-        "/api/games/{game_id}/turns/last",
-        "Undo the last dice turn",
-        (200, m.GameState),
-        (400, 403, 404, 409, 422, 429),
-        (GAME_ID, HOST_KEY, VERSION),
-    ),
-    Operation(
-        "post",
-        "/api/games/{game_id}/roll",
-        "One step of a dice turn the app rolls: the first roll, setting dice aside (the rest"
-        " are rolled), healing, the target and the hunt (the host's key, or the roller's own"
-        " seat key)",
-        (200, m.GameState),
-        (400, 403, 404, 409, 413, 415, 422, 429),
-        (GAME_ID, HOST_KEY, SEAT_KEY),
-        m.NewRoll,
-    ),
-    Operation(
-        "post",
-        "/api/games/{game_id}/moves",
-        "A move of any kind: a card from the seat's own hand (the seat's key); in a dice game"
-        " a typed-in turn (with its total) or a step of a turn the app rolls, as /turns and"
-        " /roll take them (the host's key, or the roller's own seat key)",
-        (201, (m.CardState, m.GameState)),
-        (400, 403, 404, 409, 413, 415, 422, 429),
-        (GAME_ID, HOST_KEY, SEAT_KEY),
-        (m.NewMove, m.NewTurn, m.NewRoll),
-    ),
-    Operation(
-        "post",
-        "/api/games/{game_id}/seats/{seat}/claim",
-        "Claim a card game's seat: the key given becomes a fresh one",
-        (200, m.SeatKey),
-        (403, 404, 429),
-        (GAME_ID, SEAT, SEAT_KEY),
-    ),
-    Operation(
-        "post",
-        "/api/games/{game_id}/seats/{seat}/reissue",
-        "The host gives a card game's seat a new claimable key",
-        (200, m.SeatKey),
-        (403, 404, 429),
-        (GAME_ID, SEAT, HOST_KEY),
-    ),
-    Operation(
-        "get",
-        "/api/odds",
-        "Exact odds of one dice turn under best play",
-        (200, m.Odds),
-        (400, 422, 429),
-        (SET_ASIDE, TARGET),
-    ),
-    Operation(
-        "get",
-        "/api/odds/choices",
-        "Every legal choice of dice to set aside from a roll, best first",
-        (200, m.OddsChoices),
-        (400, 422, 429),
-        (ROLL, KEPT, SET_ASIDE, TARGET),
-    ),
-)
+def operations() -> tuple[Operation, ...]:
+    """Every operation: those every kind shares, each answering with every kind's models (and
+    taking every kind's moves on `/moves`), then each kind's own (`Kind.api_operations`)."""
+    kinds = list(KINDS.values())
+    states = tuple(kind.state_model for kind in kinds)
+    undoing = tuple(kind.state_model for kind in kinds if UNDO not in kind.refuses)
+    shared = (
+        Operation(
+            "post",
+            "/api/games",
+            "Create a game; the answer has the host key and the seat keys",
+            (201, tuple(kind.new_state_model for kind in kinds)),
+            (400, 401, 413, 415, 422, 429),
+            body=m.new_game_model(),
+        ),
+        Operation(
+            "get",
+            "/api/games/{game_id}",
+            "The game state (a card game's own hand with that seat's key); answered from a copy"
+            " kept per version, so asking often is cheap",
+            (200, states),
+            (400, 403, 404, 429),
+            (GAME_ID, SEAT_KEY, SINCE),
+        ),
+        Operation(
+            "delete",
+            "/api/games/{game_id}/turns/last",
+            "Undo the last dice turn",
+            (200, undoing),
+            (400, 403, 404, 409, 422, 429),
+            (GAME_ID, HOST_KEY, VERSION),
+        ),
+        Operation(
+            "post",
+            "/api/games/{game_id}/moves",
+            "A move of any kind: a card from the seat's own hand (the seat's key); in a dice game"
+            " a typed-in turn (with its total) or a step of a turn the app rolls, as /turns and"
+            " /roll take them (the host's key, or the roller's own seat key)",
+            (201, states),
+            (400, 403, 404, 409, 413, 415, 422, 429),
+            (GAME_ID, HOST_KEY, SEAT_KEY),
+            tuple(model for kind in kinds for model in kind.move_models),
+        ),
+        Operation(
+            "post",
+            "/api/games/{game_id}/seats/{seat}/claim",
+            "Claim a card game's seat: the key given becomes a fresh one",
+            (200, m.SeatKey),
+            (403, 404, 429),
+            (GAME_ID, SEAT, SEAT_KEY),
+        ),
+        Operation(
+            "post",
+            "/api/games/{game_id}/seats/{seat}/reissue",
+            "The host gives a card game's seat a new claimable key",
+            (200, m.SeatKey),
+            (403, 404, 429),
+            (GAME_ID, SEAT, HOST_KEY),
+        ),
+    )
+    return shared + tuple(operation for kind in kinds for operation in kind.api_operations)
 
 
 def _bodies(operation: Operation) -> list[type[BaseModel]]:
@@ -184,10 +141,14 @@ def _answers(operation: Operation) -> list[type[BaseModel]]:
     return list(models) if isinstance(models, tuple) else [models]
 
 
-@cache
 def _components() -> tuple[dict[Any, Any], dict[str, Any]]:
+    return _components_of(tuple(KINDS))
+
+
+@cache
+def _components_of(kinds: tuple[str, ...]) -> tuple[dict[Any, Any], dict[str, Any]]:
     wanted: dict[tuple[type[BaseModel], JsonSchemaMode], None] = {(m.Error, "serialization"): None}
-    for operation in OPERATIONS:
+    for operation in operations():
         for body in _bodies(operation):
             wanted[body, "validation"] = None
         for model in _answers(operation):
@@ -251,11 +212,16 @@ EVENTS: dict[str, Any] = {
 }
 
 
-@cache
 def openapi_schema() -> dict[str, Any]:
+    """The document, made once for the kinds the app has (a test may give it others)."""
+    return _schema_of(tuple(KINDS))
+
+
+@cache
+def _schema_of(kinds: tuple[str, ...]) -> dict[str, Any]:
     refs, schemas = _components()
     paths: dict[str, dict[str, Any]] = {}
-    for operation in OPERATIONS:
+    for operation in operations():
         paths.setdefault(operation.path, {})[operation.method] = _operation(operation, refs)
     paths["/api/games/{game_id}/events"] = {"get": EVENTS}
     return {

@@ -34,8 +34,8 @@ from games.names import clean_game_name, clean_player_names, default_game_name
 @api_view(["POST"])
 def create_game(request: HttpRequest) -> HttpResponse:
     body = json_object(request)
-    new = parse(
-        api_models.NewGame,
+    new: Any = parse(
+        api_models.new_game_model(),
         body,
         players=lambda: _judge_players(body.get("players")),
         name=lambda: _judge_name(body.get("name")),

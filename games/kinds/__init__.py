@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from django.http import HttpResponse, QueryDict
 
     from games.access import Access
+    from games.api.openapi import Operation
     from games.page_stream import Mark, Update
     from games.web.common import HtmxHttpRequest
 
@@ -100,9 +101,14 @@ class Kind(Protocol):
     shared_state: bool
     # The operations this kind does not offer, and the refusal each gets.
     refuses: Mapping[str, Refusal]
-    # The API's answer models: the state, and the state of a game just created (with keys).
+    # The API's models: the state, and the state of a game just created (with keys); its
+    # rules for `POST /api/games`, each with the preset that names it; the bodies `/moves`
+    # takes; and its own operations of the OpenAPI document (`games.api.openapi.Operation`).
     state_model: type[pydantic.BaseModel]
     new_state_model: type[pydantic.BaseModel]
+    rules_models: Sequence[tuple[str, type[pydantic.BaseModel]]]
+    move_models: Sequence[type[pydantic.BaseModel]]
+    api_operations: Sequence[Operation]
     pages: Pages
     # What the one store path (`games.store.moves`) plays: the kind's rules, start, moves,
     # chance and computer.

@@ -142,3 +142,45 @@ def test_computer_seats_call_through_the_one_loop_and_the_state_resumes_from_the
     Secret.objects.filter(game=game).update(state=None)
     cache.clear()
     assert store.load_state(game) == state
+
+
+def test_a_coin_game_is_created_through_the_create_form_and_the_rules_page_has_its_section() -> (
+    None
+):
+    host = Client()
+    form = host.get("/").content.decode()
+    assert 'value="coin"' in form and "Points to win" in form
+    made = host.post(
+        "/",
+        {
+            "create": "1",
+            "preset": "coin",
+            "first_to": "2",
+            "player": ["Ann", "Bo"],
+            "seat_kind": ["person", "computer"],
+        },
+    )
+    assert made.status_code == 302, made.content.decode()[:500]
+    game = Game.objects.get()
+    assert game.kind == "coin" and game.rules_data == {"preset": "coin", "first_to": 2}
+    assert list(game.seats.values_list("name", "computer")) == [("Ann", False), ("Bo", True)]
+    assert "Ann calls" in host.get(made["Location"]).content.decode()  # the host's own page
+    rules = Client().get("/rules/").content.decode()
+    assert 'id="coin"' in rules and "a right call scores a point" in rules
+
+
+def test_a_coin_game_is_created_through_the_api_and_the_document_knows_its_shapes() -> None:
+    body = {"players": ["Ann", "Bo"], "rules": {"preset": "coin", "first_to": 2}}
+    created = Client().post("/api/games", body, content_type="application/json")
+    assert created.status_code == 201, created.content
+    answer = created.json()
+    assert answer["kind"] == "coin" and answer["host_key"] and len(answer["seat_keys"]) == 2
+    refused = Client().post(
+        "/api/games",
+        {"players": ["Ann", "Bo"], "rules": {"preset": "coin", "first_to": 12}},
+        content_type="application/json",
+    )
+    assert refused.status_code in (400, 422) and not Game.objects.filter(name="").exists()
+    assert Game.objects.count() == 1
+    schemas = Client().get("/api/openapi.json").json()["components"]["schemas"]
+    assert {"CoinRulesModel", "CoinCall", "CoinGameState", "NewCoinGameState"} <= set(schemas)

@@ -11,8 +11,9 @@ import pytest
 from django.test import Client, override_settings
 from django.urls import URLPattern
 
-from games.api import models as api_models
 from games.api.openapi import openapi_schema
+from games.kinds.cards import api_models as card_models
+from games.kinds.dice import api_models as dice_models
 from games.rules import cards
 from games.rules.dice.ruleset import PRESET_KEYS
 from tests.openapi_check import CheckedClient, check_answer
@@ -45,10 +46,10 @@ def test_the_document_has_every_api_address() -> None:
 
 
 def test_the_rule_models_have_the_keys_of_the_rules_module() -> None:
-    for preset, model in (("thirty", api_models.ThirtyRules), ("30s", api_models.ThirtySRules)):
+    for preset, model in (("thirty", dice_models.ThirtyRules), ("30s", dice_models.ThirtySRules)):
         assert set(model.model_fields) == {"preset", *PRESET_KEYS[preset]}  # type: ignore[index]
     card_keys = {field.name for field in dataclasses.fields(cards.CardRules)}
-    assert set(api_models.CardRules.model_fields) == {"preset", *card_keys}
+    assert set(card_models.CardRules.model_fields) == {"preset", *card_keys}
 
 
 def test_the_check_refuses_an_answer_of_the_wrong_shape() -> None:

@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from games import store
-from games.api import models as api_models
 from games.api.base import answer
+from games.api.openapi import Operation
 from games.kinds import EXPORT, ROLL, TYPED_TURN, UNDO, Pages, Refusal, RulesSection, Standing
-from games.kinds.cards import api, tournaments
+from games.kinds.cards import api, api_models, tournaments
 from games.kinds.cards.form import CardRulesForm
 from games.kinds.cards.pages import CardPages
 from games.kinds.cards.state import card_state
@@ -62,6 +62,11 @@ class CardKind:
     pages: Pages = CardPages()
     state_model: type[pydantic.BaseModel] = api_models.CardState
     new_state_model: type[pydantic.BaseModel] = api_models.NewCardState
+    rules_models: Sequence[tuple[str, type[pydantic.BaseModel]]] = (
+        ("cards", api_models.CardRules),
+    )
+    move_models: Sequence[type[pydantic.BaseModel]] = (api_models.NewMove,)
+    api_operations: Sequence[Operation] = ()
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return card_state(game, seat)

@@ -8,9 +8,9 @@ from typing import Any
 from django.http import HttpResponse
 
 from games import kinds, store
-from games.api import models as api_models
 from games.api.base import answer, offered, parse
 from games.kinds import kind_of
+from games.kinds.cards import api_models
 from games.models import Game
 from games.rules import cards
 

@@ -15,9 +15,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from games.api import models as api_models
+from games.api.openapi import Operation
 from games.kinds import CARD, CLAIM, Pages, Refusal, RulesSection, Standing
-from games.kinds.dice import api, chances, moves, transfer
+from games.kinds.dice import api, api_models, chances, moves, transfer
 from games.kinds.dice.form import DiceRulesForm
 from games.kinds.dice.pages import DicePages
 from games.kinds.dice.state import game_state
@@ -50,6 +50,12 @@ class DiceKind:
     }
     state_model: type[pydantic.BaseModel] = api_models.GameState
     new_state_model: type[pydantic.BaseModel] = api_models.NewGameState
+    rules_models: Sequence[tuple[str, type[pydantic.BaseModel]]] = (
+        ("thirty", api_models.ThirtyRules),
+        ("30s", api_models.ThirtySRules),
+    )
+    move_models: Sequence[type[pydantic.BaseModel]] = (api_models.NewTurn, api_models.NewRoll)
+    api_operations: Sequence[Operation] = api_models.OPERATIONS
     options = frozenset({"table_dice"})
     form_presets: Sequence[tuple[str, str | Promise]] = (
         ("thirty", gettext_lazy("Thirty: points count down from a starting number")),

@@ -10,7 +10,6 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
 from games import kinds
-from games.api import models as api_models
 from games.api.base import (
     ApiError,
     answer,
@@ -20,7 +19,7 @@ from games.api.base import (
     offered,
     parse,
 )
-from games.kinds.dice import moves
+from games.kinds.dice import api_models, moves
 from games.kinds.dice.state import State
 from games.kinds.dice.state import game_state as state_of
 from games.models import Game

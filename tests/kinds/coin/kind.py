@@ -7,19 +7,22 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Annotated, Any, Literal, cast
 
 import pydantic
-from django.http import HttpResponse, HttpResponseForbidden
+from django import forms
+from django.http import HttpResponse, HttpResponseForbidden, QueryDict
 from django.shortcuts import redirect
 from django.template import engines
 from django.utils.cache import add_never_cache_headers
+from pydantic import Field
 
 from games import kinds, store
 from games.access import Access
 from games.api.base import answer
-from games.api.models import Answer
-from games.kinds import Pages, Refusal, Standing
+from games.api.models import Answer, Request
+from games.api.openapi import Operation
+from games.kinds import Pages, Refusal, RulesSection, Standing
 from games.models import Game, Seat
 from games.page_stream import Mark, Update
 from games.rules import RuleError
@@ -54,6 +57,12 @@ PAGE = _DJANGO.from_string(
     '{% extends "games/page.html" %}{% block play %}{% include area %}{% endblock %}'
 )
 UPDATE = _DJANGO.from_string('{% include area %}{% include "games/live_poller.html" %}')
+# Its part of the create form and of the rules page.
+FORM_FIELDSETS = _DJANGO.from_string(
+    '<fieldset class="coin-only"><legend>Coin toss</legend>'
+    "<label>{{ form.first_to.label }} {{ form.first_to }}</label></fieldset>"
+)
+RULES_SECTION = _DJANGO.from_string("<p>Call heads or tails; a right call scores a point.</p>")
 SEAT_LINKS = _DJANGO.from_string(
     '<ul id="seat-links">{% for link in seat_links %}'
     '<li><a href="{{ link.url }}">{{ link.name }}</a></li>{% endfor %}</ul>'
@@ -143,6 +152,20 @@ class CoinToss(Answer):
     point: bool
 
 
+class CoinForm(forms.Form):
+    first_to = forms.IntegerField(label="Points to win", min_value=1, max_value=9, required=False)
+
+
+class CoinRulesModel(Request):
+    preset: Literal["coin"]
+    first_to: Annotated[int, Field(ge=1, le=9)] = 3
+
+
+class CoinCall(Request):
+    call: Literal["heads", "tails"]
+    version: int | None = None
+
+
 class CoinGameState(Answer):
     id: str
     name: str
@@ -172,6 +195,15 @@ class CoinKind:
     state_model: type[pydantic.BaseModel] = CoinGameState
     new_state_model: type[pydantic.BaseModel] = NewCoinGameState
     options: frozenset[str] = frozenset()
+    form_presets: Sequence[tuple[str, str]] = (("coin", "Coin toss: first to the points wins"),)
+    form: type[forms.Form] = CoinForm
+    form_template: Any = _inner(FORM_FIELDSETS)
+    rules_sections: Sequence[RulesSection] = (
+        RulesSection("coin", "Coin toss", _inner(RULES_SECTION)),
+    )
+    rules_models: Sequence[tuple[str, type[pydantic.BaseModel]]] = (("coin", CoinRulesModel),)
+    move_models: Sequence[type[pydantic.BaseModel]] = (CoinCall,)
+    api_operations: Sequence[Operation] = ()
     host_moves = False
     beat_labels: frozenset[str] = frozenset()
     hit_labels: frozenset[str] = frozenset()
@@ -180,7 +212,13 @@ class CoinKind:
         return CoinRules.from_dict(raw)
 
     def form_rules(self, data: Mapping[str, Any]) -> dict[str, Any]:
-        return {"preset": "coin", "first_to": 3}
+        return {"preset": "coin", "first_to": data.get("first_to") or 3}
+
+    def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
+        return {}
+
+    def rules_context(self) -> dict[str, Any]:
+        return {}
 
     def check(self, rules: Mapping[str, Any], seats: int) -> None:
         ENGINE.start(self.read_rules(rules), seats, "00")
