@@ -269,7 +269,7 @@ class Secret(models.Model):
 class Move(models.Model):
     """One move of a game's move log, in order, for every kind: a card played; a dice turn
     typed in, a step of a turn the app rolls with the dice that fell for it, or a computer's
-    whole rolled turn with its rolls (`games.rules.dice.log`). The log alone replays the game:
+    whole rolled turn with its rolls (the dice games' log). The log alone replays the game:
     chance is part of the move, or follows from the game's secret seed."""
 
     game = models.ForeignKey(Game, related_name="moves", on_delete=models.CASCADE)

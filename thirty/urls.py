@@ -3,9 +3,7 @@ from django.views.generic import TemplateView
 
 from games import install, password, rules_page
 from games.api import views as api
-from games.kinds.dice import api as dice_api
-from games.kinds.dice import chances
-from games.kinds.dice import pages as dice_pages
+from games.kinds import KINDS
 from games.models import GameIdConverter
 from games.web import game, home, results, seats, transfer
 
@@ -24,20 +22,15 @@ urlpatterns = [
     path("players/<path:name>/chart.svg", results.player_chart, name="player_chart"),
     path("players/<path:name>/merge", results.merge_player, name="merge_player"),
     path("players/<path:name>/", results.player, name="player"),
-    path("chances/", chances.chances, name="chances"),
-    path("chances/<slug:name>.svg", chances.chart, name="chance_chart"),
-    path("estimate", chances.estimate, name="estimate"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<game:game_id>/", game.game_page, name="game"),
     path("g/<game:game_id>/live", game.live, name="live"),
     path("g/<game:game_id>/table", game.table_screen, name="table_screen"),
     path("g/<game:game_id>/present", game.seats_present, name="present"),
     path("g/<game:game_id>/events", game.events, name="events"),
-    path("g/<game:game_id>/turn", dice_pages.turn, name="turn"),
     path("g/<game:game_id>/move", game.move, name="move"),
     path("g/<game:game_id>/seats/<int:seat>/reissue", seats.reissue, name="reissue"),
     path("g/<game:game_id>/seats/<int:seat>/hand-over", seats.hand_over, name="hand_over"),
-    path("g/<game:game_id>/undo", dice_pages.undo, name="undo"),
     path("g/<game:game_id>/rename", home.rename, name="rename"),
     path("g/<game:game_id>/delete", home.delete, name="delete"),
     path("g/<game:game_id>/restore", home.restore, name="restore"),
@@ -45,10 +38,6 @@ urlpatterns = [
     path("g/<game:game_id>/host", seats.claim_host, name="claim_host"),
     path("g/<game:game_id>/seat", seats.claim_seat, name="claim_seat"),
     path("g/<game:game_id>/seats", seats.seats_play, name="seats_play"),
-    path("g/<game:game_id>/roll", dice_pages.roll, name="roll"),
-    path("g/<game:game_id>/table-dice", dice_pages.table_dice, name="table_dice"),
-    path("g/<game:game_id>/check", dice_pages.check_dice, name="check_dice"),
-    path("g/<game:game_id>/hints", dice_pages.hints, name="hints"),
     path("g/<game:game_id>/qr.svg", seats.qr_code, name="qr"),
     path("g/<game:game_id>/chart.svg", results.chart, name="chart"),
     path("g/<game:game_id>/replay", results.replay, name="replay"),
@@ -58,16 +47,14 @@ urlpatterns = [
     path("unlock", password.unlock, name="unlock"),
     path("api/openapi.json", api.schema, name="api_schema"),
     path("api/games", api.create_game, name="api_games"),
-    path("api/odds", dice_api.odds, name="api_odds"),
-    path("api/odds/choices", dice_api.odds_choices, name="api_odds_choices"),
     path("api/games/<game:game_id>", api.game_detail, name="api_game"),
     path("api/games/<game:game_id>/events", game.events, name="api_events"),
-    path("api/games/<game:game_id>/turns", dice_api.add_turn, name="api_turns"),
-    path("api/games/<game:game_id>/roll", dice_api.roll, name="api_roll"),
     path("api/games/<game:game_id>/moves", api.play_move, name="api_moves"),
     path("api/games/<game:game_id>/seats/<int:seat>/claim", api.claim_seat, name="api_claim"),
     path("api/games/<game:game_id>/seats/<int:seat>/reissue", api.reissue_seat, name="api_reissue"),
     path("api/games/<game:game_id>/turns/last", api.undo_last_turn, name="api_undo"),
+    # Each kind's own pages and API addresses.
+    *(pattern for kind in KINDS.values() for pattern in kind.urlpatterns),
 ]
 
 # Error pages in the reader's language (templates/403.html and 403_csrf.html are drawn by

@@ -24,6 +24,7 @@ from games.rules.engine import Engine
 
 if TYPE_CHECKING:
     from django.http import HttpResponse, QueryDict
+    from django.urls import URLPattern
 
     from games.access import Access
     from games.api.openapi import Operation
@@ -123,6 +124,8 @@ class Kind(Protocol):
     form_template: str
     # Its games' sections of the rules page.
     rules_sections: Sequence[RulesSection]
+    # Its own addresses, beside every kind's (its own pages, its API's own endpoints).
+    urlpatterns: Sequence[URLPattern]
     # The host may play any seat's move through the API (nothing is hidden); else only the
     # seat's own key moves it.
     host_moves: bool

@@ -10,6 +10,7 @@ from typing import Any
 import pydantic
 from django import forms as django_forms
 from django.http import HttpResponse, QueryDict
+from django.urls import URLPattern
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -67,6 +68,7 @@ class CardKind:
     )
     move_models: Sequence[type[pydantic.BaseModel]] = (api_models.NewMove,)
     api_operations: Sequence[Operation] = ()
+    urlpatterns: Sequence[URLPattern] = ()  # every address of the card game is every kind's
 
     def api_state(self, game: Game, seat: int | None) -> dict[str, Any]:
         return card_state(game, seat)

@@ -11,6 +11,7 @@ from typing import Any
 import pydantic
 from django import forms as django_forms
 from django.http import HttpResponse, QueryDict
+from django.urls import URLPattern
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -101,6 +102,12 @@ class DiceKind:
             "empty_seat": "lost" if data.get("empty_seat_lost") else "carry",
             "hunt_dice": "margin" if data.get("hunt_margin") else "six",
         }
+
+    @property
+    def urlpatterns(self) -> Sequence[URLPattern]:
+        from games.kinds.dice.urls import urlpatterns  # the views import the kinds: on use
+
+        return urlpatterns
 
     def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
         """How long a game under the rules asked takes, drawn under the rules."""

@@ -14,6 +14,7 @@ from django import forms
 from django.http import HttpResponse, HttpResponseForbidden, QueryDict
 from django.shortcuts import redirect
 from django.template import engines
+from django.urls import URLPattern
 from django.utils.cache import add_never_cache_headers
 from pydantic import Field
 
@@ -204,6 +205,7 @@ class CoinKind:
     rules_models: Sequence[tuple[str, type[pydantic.BaseModel]]] = (("coin", CoinRulesModel),)
     move_models: Sequence[type[pydantic.BaseModel]] = (CoinCall,)
     api_operations: Sequence[Operation] = ()
+    urlpatterns: Sequence[URLPattern] = ()
     host_moves = False
     beat_labels: frozenset[str] = frozenset()
     hit_labels: frozenset[str] = frozenset()
