@@ -87,7 +87,7 @@ class CardPages:
             return HttpResponseForbidden(_(self.not_yours))
         error = None
         try:
-            store.play(
+            played = store.play(
                 game.pk,
                 access.seat,
                 parse_move(request.POST.get("move", "")),
@@ -99,7 +99,10 @@ class CardPages:
             error = _("The table changed before your card arrived. Look again and play.")
         except store.NotYourTurnError:
             error = _("It is not your turn.")
-        game.refresh_from_db()
+        if error is None:
+            game = played.game  # at the version the move made, its state remembered by it
+        else:
+            game.refresh_from_db()  # as it stands now: someone else may have moved
         table = _card_table(game, access.seat)
         context = _card_context(request, game, table, access) | {"move_error": error}
         if not request.htmx:
