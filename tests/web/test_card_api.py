@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from games.kinds.cards import tournaments
-from games.models import Game
+from games.models import Game, Secret
 from games.rules import cards
 from tests.openapi_check import CheckedClient
 
@@ -216,3 +216,50 @@ def test_a_move_the_rules_refuse_changes_nothing(client: Client) -> None:
         response = post(client, f"/api/games/{game['id']}/moves", body, **{"X-Seat-Key": anna})
         assert response.status_code in (400, 422) and response.json()["error"]
     assert Game.objects.get(pk=game["id"]).moves.count() == 0
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_no_answer_shows_a_dice_games_seed_before_the_end(client: Client, seed: int) -> None:
+    """The dice games' secret is their seed, which would tell every die to come. Through the
+    same one path, with the app's dice and a computer seat, look after every step as a
+    watcher, as the seat whose turn it is and as the host, at the page, the live update, the
+    CSV, the export and the API: the seed shows only once the game is over."""
+    rng = random.Random(seed)
+    body = {"players": ["Anna", {"name": "Robot", "computer": True}], "rules": {"start_points": 3}}
+    game = post(client, "/api/games", body).json()
+    secret = Secret.objects.get(game_id=game["id"]).seed
+    host = CheckedClient()
+    host.cookies[f"thirty_host_{game['id']}"] = game["host_key"]
+    anna = CheckedClient()
+    anna.cookies[f"thirty_seat_{game['id']}"] = game["seat_keys"][0]
+    viewers = {"watcher": CheckedClient(), "host": host, "anna": anna}
+    for _ in range(300):
+        state = client.get(f"/api/games/{game['id']}").json()
+        for who, viewer in viewers.items():
+            answers = [
+                viewer.get(f"/g/{game['id']}/").content.decode(),
+                viewer.get(f"/g/{game['id']}/live?v=0").content.decode(),
+                viewer.get(f"/g/{game['id']}/sheet.csv").content.decode(),
+                viewer.get(f"/api/games/{game['id']}").content.decode(),
+            ]
+            if who == "host":
+                answers.append(viewer.get(f"/g/{game['id']}/export.json").content.decode())
+            shown = any(secret in answer for answer in answers)
+            assert shown == state["finished"], (who, state["finished"])
+        if state["finished"]:
+            break
+        asked = (state["turn_in_progress"] or {}).get("ask", "roll")
+        step: dict[str, Any] = {"hunt": True}
+        if asked == "roll":
+            step = {}
+        elif asked == "keep":
+            dice = state["turn_in_progress"]["rolls"][-1]["dice"]
+            step = {"keep": rng.sample(dice, rng.randint(1, len(dice)))}
+        answer = post(
+            client,
+            f"/api/games/{game['id']}/moves",
+            step | {"version": state["version"]},
+            **{"X-Seat-Key": game["seat_keys"][0]},
+        )
+        assert answer.status_code == 201, answer.content
+    assert state["finished"]
