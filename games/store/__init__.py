@@ -47,6 +47,7 @@ from games.store.moves import (
     load_state,
     play,
     start_game,
+    take_back_step,
     undo,
 )
 from games.store.seats import (
@@ -98,6 +99,7 @@ __all__ = [
     "show_hints",
     "start_game",
     "start_rematch",
+    "take_back_step",
     "take_rematch_seat",
     "undo",
 ]

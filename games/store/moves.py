@@ -269,13 +269,10 @@ def undo(game_id: str, *, version: int | None = None) -> Game:
     with transaction.atomic():
         game = lock_game(game_id, version)
         engine = engine_of(find_kind(game.kind))
-        live = list(
-            Move.objects.filter(game=game, undone_at__isnull=True)
-            .order_by("number")
-            .values_list("number", "seat", "data", "row", "by_computer")
-        )
+        live = _live_moves(game)
         if live and live[-1][3] is None:
-            raise TurnInProgressError
+            # A move under way: its last step goes, where the kind lets it (a wrong entry).
+            return _take_back_step(engine, game, live)
         start = _taken_back_from(engine, live)
         if start == len(live):
             raise rules.IllegalTurnError(NOTHING_TO_UNDO)
@@ -315,6 +312,47 @@ def undo(game_id: str, *, version: int | None = None) -> Game:
         if not by_computer:
             tell_taken_back(game, roller, engine.row_title(data))
         return game
+
+
+NOTHING_UNDER_WAY = gettext_noop("There is no turn under way to correct.")
+
+
+def take_back_step(game_id: str, seat: int | None, *, version: int | None = None) -> Game:
+    """Take back the last step of a move under way, such as a roll of dice thrown at the table
+    entered wrong, so that it can be entered again: by the host (`seat` None) or the phone of
+    the seat whose move it is. A step that drew chance someone saw (the app's dice) is never
+    taken back (`TurnInProgressError`). Raises `rules.IllegalTurnError` when no move is under
+    way, `NotYourTurnError`, or `StaleVersionError`."""
+    with transaction.atomic():
+        game = lock_game(game_id, version)
+        engine = engine_of(find_kind(game.kind))
+        live = _live_moves(game)
+        if not live or live[-1][3] is not None:
+            raise rules.IllegalTurnError(NOTHING_UNDER_WAY)
+        if seat is not None and (not game.seats_play or load_state(game).to_move() != seat):
+            raise NotYourTurnError
+        return _take_back_step(engine, game, live)
+
+
+def _take_back_step(
+    engine: Engine[Any, Any, Any], game: Game, live: Sequence[tuple[Any, ...]]
+) -> Game:
+    number, _seat, data, _row, by_computer = live[-1]
+    if engine.take_back_refusal(engine.read_move(data), by_computer) is not None:
+        raise TurnInProgressError
+    Move.objects.filter(game=game, number=number).update(undone_at=timezone.now())
+    state = _replay(engine, game, _seed(game), [(seat, data) for _, seat, data, _, _ in live[:-1]])
+    game.undone_moves += 1
+    return _settle(engine, game, state, "undone_moves")
+
+
+def _live_moves(game: Game) -> list[tuple[Any, ...]]:
+    """(number, seat, data, row, by_computer) of every move not taken back, in order."""
+    return list(
+        Move.objects.filter(game=game, undone_at__isnull=True)
+        .order_by("number")
+        .values_list("number", "seat", "data", "row", "by_computer")
+    )
 
 
 def _taken_back_from(engine: Engine[Any, Any, Any], live: Sequence[tuple[Any, ...]]) -> int:

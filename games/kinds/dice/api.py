@@ -22,9 +22,11 @@ from games.api.base import (
 from games.kinds.dice import api_models, moves
 from games.kinds.dice.state import State
 from games.kinds.dice.state import game_state as state_of
+from games.kinds.dice.stored import rolling_turn
 from games.models import Game
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
+from games.rules.dice.engine import APP_ROLLS
 from games.rules.dice.odds import keep_choices, turn_odds
 
 
@@ -47,9 +49,14 @@ def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespon
 
 
 def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
-    """One step of a turn with dice the app rolls (DESIGN.md, "App-rolled dice")."""
+    """One step of a rolled turn (DESIGN.md, "App-rolled dice" and "Dice thrown at the
+    table, refereed")."""
     offered(game, kinds.ROLL)
     new = parse(api_models.NewRoll, body)
+    if new.dice is not None and not new.table:
+        turn = rolling_turn(game)
+        if turn is None or not turn.table:
+            raise ApiError(400, _(APP_ROLLS))
     action = rolled.Action(
         keep=None if new.keep is None else tuple(new.keep),
         heal=new.heal,
@@ -57,7 +64,15 @@ def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
         hunt=new.hunt,
         stop=new.stop,
     )
-    played = moves.roll(game.pk, action, version=new.version, seat=seat, part=new.part)
+    played = moves.roll(
+        game.pk,
+        action,
+        version=new.version,
+        seat=seat,
+        part=new.part,
+        dice=tuple(new.dice or ()),
+        table=new.table,
+    )
     return state_of(played.game)
 
 

@@ -78,8 +78,10 @@ class NewTurn(Request):
 
 
 class NewRoll(Request):
-    """One step of a turn with dice the app rolls. The server rolls: a client never sends a
-    die. No key at all rolls the turn's first six dice."""
+    """One step of a rolled turn. With dice the app rolls, the server rolls: a client never
+    sends a die, and no key at all rolls the turn's first six dice. With dice thrown at the
+    table, the first step says `table` and gives the six faces thrown; each later step gives
+    the faces of the dice it throws (the dice left after `keep`, or the hunt's)."""
 
     keep: Annotated[
         list[int] | None,
@@ -97,6 +99,17 @@ class NewRoll(Request):
         False
     )
     stop: Annotated[bool, Field(description="30s weaker attacks: stop the chain")] = False
+    table: Annotated[
+        bool,
+        Field(description="The first step of a turn thrown at the table: its `dice` follow"),
+    ] = False
+    dice: Annotated[
+        list[int] | None,
+        Field(
+            description="Only in a turn thrown at the table: the faces this step threw",
+            json_schema_extra={"items": {"type": "integer", "minimum": 1, "maximum": DICE}},
+        ),
+    ] = None
     version: Annotated[int | None, Field(description="The version last seen")] = None
     part: Annotated[
         str | None,
@@ -164,10 +177,13 @@ class TurnRow(TurnReported):
     ] = None
     hunt_rolls: list[HuntRecord] | None = None
     seed_index: Annotated[int | None, Field(description=SEED_INDEX)] = None
+    table: Annotated[
+        bool, Field(description="Its rolls were thrown at the table and entered roll by roll")
+    ] = False
 
 
 class TurnInProgress(Answer):
-    """A turn with app-rolled dice under way; `ask` is what it needs next."""
+    """A rolled turn under way; `ask` is what it needs next."""
 
     roller: int
     rolls: list[RollRecord]
@@ -176,6 +192,9 @@ class TurnInProgress(Answer):
     heal: bool | None
     target: int | None
     ask: Literal["roll", "keep", "action", "target", "hunt", "go_on"]
+    table: Annotated[
+        bool, Field(description="Its dice are thrown at the table: each step gives its `dice`")
+    ] = False
 
 
 class EarlierSeed(Answer):

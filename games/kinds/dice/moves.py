@@ -51,9 +51,14 @@ def roll(
     version: int | None = None,
     seat: int | None = None,
     part: str | None = None,
+    dice: tuple[int, ...] = (),
+    table: bool = False,
 ) -> store.Played:
-    """One step of a turn with dice the app rolls, by the host or the roller's own phone."""
-    return store.play(game_id, seat, log.RolledStep(action), version=version, part=part)
+    """One step of a rolled turn, by the host or the roller's own phone: with dice the app
+    rolls, or (`table`, or a turn thrown at the table already) with the `dice` the roller
+    entered from the dice thrown at the table."""
+    step = log.RolledStep(action, dice, table=table)
+    return store.play(game_id, seat, step, version=version, part=part)
 
 
 def state_after(played: store.Played) -> dice_rules.DiceState:

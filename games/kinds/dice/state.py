@@ -139,7 +139,7 @@ def _in_progress(turn: RolledTurn | None) -> dict[str, Any] | None:
         "heal": turn.heal,
         "target": None if turn.target is None else turn.target + 1,
         "ask": None if asked is None else asked.value,
-    }
+    } | ({"table": True} if turn.table else {})
 
 
 def _numbered(entry: dict[str, Any]) -> dict[str, Any]:
@@ -184,4 +184,5 @@ def _turn_json(stored: StoredRow) -> str:
             "hunt_rolls": stored.hunt_rolls,
             "seed_index": stored.seed_index,
         }
+        | ({"table": True} if stored.table else {})
     )

@@ -47,6 +47,7 @@ class StoredRow:
     hunt_rolls: list[dict[str, Any]] | None = None
     seed_index: int | None = None
     by_computer: bool = False  # the computer played it for its seat
+    table: bool = False  # its rolls were thrown at the table and entered, not the app's
 
 
 @dataclass(frozen=True)
@@ -130,15 +131,16 @@ def _stored(
     margin = None if effect is dice_rules.Effect.MISSED else total - ruleset.beat_above
     turn = dice_rules.Turn(total, data.get("hunt"), data.get("target"), bool(data.get("heal")))
     row = dice_rules.Row(roller, turn, cells, effect, data.get("victim"), margin)
-    rolls = data.get("rolls")
+    rolls, table = data.get("rolls"), bool(data.get("table"))
     return StoredRow(
         turn_id,
         number,
         row,
         rolls,
         data.get("hunt_rolls") if rolls is not None else None,
-        seed_index if rolls is not None else None,
+        seed_index if rolls is not None and not table else None,  # the app's dice only
         by_computer,
+        table,
     )
 
 

@@ -17,12 +17,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Chance, Outcome, SheetRow
-from ..errors import MoveUnderWayError, NotYourTurnError, gettext_noop
+from ..errors import IllegalTurnError, MoveUnderWayError, NotYourTurnError, gettext_noop
 from . import bot, log
 from .game import HEAL, Position, Row, Step, Turn
 from .rolled import Action, Ask, HuntRoll, Roll, RolledTurn, act, hunt_rolls_json, rolls_json
 from .ruleset import RuleSet
 
+APP_ROLLS = gettext_noop(
+    "The app rolls this turn's dice: send no dice. Dice thrown at the table are entered from"
+    " the first roll of a turn."
+)
 UNDER_WAY = gettext_noop("A turn with dice the app rolls is under way: finish it first.")
 # The undo policy's refusals: an undo never crosses dice that someone has seen.
 ROLLED_TURN_STAYS = gettext_noop(
@@ -53,6 +57,7 @@ class DiceEvent:
     row: Row | None = None
     rolls: tuple[Roll, ...] | None = None
     hunt_rolls: tuple[HuntRoll, ...] = ()
+    table: bool = False  # its dice were thrown at the table and entered roll by roll
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ class DiceState:
             turn = log.replay_step(self.rolling or RolledTurn(self.position), move)
             if turn.ask() is not None:
                 return replace(self, rolling=turn), DiceEvent(number)
-            return self._close(turn.turn(), turn.rolls, turn.hunt_rolls)
+            return self._close(turn.turn(), turn.rolls, turn.hunt_rolls, table=turn.table)
         if self.rolling is not None:
             raise MoveUnderWayError(UNDER_WAY)
         if isinstance(move, ComputerTurn):
@@ -126,12 +131,17 @@ class DiceState:
         return self._close(move, None, ())
 
     def _close(
-        self, turn: Turn, rolls: tuple[Roll, ...] | None, hunt_rolls: tuple[HuntRoll, ...]
+        self,
+        turn: Turn,
+        rolls: tuple[Roll, ...] | None,
+        hunt_rolls: tuple[HuntRoll, ...],
+        *,
+        table: bool = False,
     ) -> tuple[DiceState, DiceEvent]:
         row = self.position.play(turn)
         number = self.rows + 1
         after = DiceState(self.position.after(row), number)
-        return after, DiceEvent(number, row, rolls, hunt_rolls)
+        return after, DiceEvent(number, row, rolls, hunt_rolls, table)
 
     def outcome(self) -> Outcome | None:
         if not self.position.finished:
@@ -202,24 +212,29 @@ class DiceEngine:
                 "rolls": rolls_json(public.rolls),
                 "hunt_rolls": hunt_rolls_json(public.hunt_rolls),
             }
+        if public.table:
+            data["table"] = True
         return [SheetRow(public.number, row.roller, row.cells, row.effect.value, data)]
 
     def computer_move(self, state: DiceState, seat: int, rng: random.Random) -> ComputerTurn:
         return ComputerTurn()
 
     def with_chance(self, state: DiceState, move: DiceMove, chance: Chance) -> log.DiceMove:
-        """A step of a rolled turn with the dice it throws, or a computer's whole turn rolled
-        by its plan; a typed-in turn as it is."""
+        """A step of a rolled turn with the dice it throws (from `chance`, or in a turn thrown
+        at the table the dice the roller entered), or a computer's whole turn rolled by its
+        plan; a typed-in turn as it is."""
         number = state.rows + 1
 
         def roller(step: int, count: int) -> tuple[int, ...]:
             return chance.dice(number, step, count)
 
         if isinstance(move, log.RolledStep):
-            _, step = log.take_step(
-                state.rolling or RolledTurn(state.position), move.action, roller
-            )
-            return step
+            turn = state.rolling or RolledTurn(state.position)
+            if turn.table or (move.table and not turn.rolls):
+                return log.throw_step(turn, move)[1]
+            if move.dice or move.table:
+                raise IllegalTurnError(APP_ROLLS)
+            return log.take_step(turn, move.action, roller)[1]
         if isinstance(move, ComputerTurn):
             if state.rolling is not None:
                 raise MoveUnderWayError(UNDER_WAY)
@@ -231,8 +246,8 @@ class DiceEngine:
         return move
 
     def take_back_refusal(self, move: log.DiceMove, by_computer: bool) -> str | None:
-        if isinstance(move, Turn):
-            return None
+        if isinstance(move, Turn) or (isinstance(move, log.RolledStep) and move.table):
+            return None  # dice thrown at the table, typed or entered: nobody saw the app roll
         return COMPUTER_ROLLED_SINCE if by_computer else ROLLED_TURN_STAYS
 
     def row_title(self, data: Mapping[str, Any]) -> str:

@@ -21,9 +21,11 @@ typed or whole turn always closes one, a rolled step only when it completes its 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from ..chance import SIDES
+from ..errors import IllegalTurnError, gettext_noop
 from .game import Position, Row, Turn
 from .rolled import (
     Action,
@@ -41,10 +43,12 @@ from .rolled import (
 
 @dataclass(frozen=True)
 class RolledStep:
-    """One step of a turn the app rolls, and the dice that fell for it (none for a choice)."""
+    """One step of a rolled turn, and the dice that fell for it (none for a choice): dice the
+    app rolled, or, in a turn thrown at the table (`table`), the dice the roller entered."""
 
     action: Action
     dice: tuple[int, ...] = ()
+    table: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,8 @@ DiceMove = Turn | RolledStep | WholeTurn
 def write_move(move: DiceMove) -> dict[str, Any]:
     """The move as the log keeps it (see the module docstring)."""
     if isinstance(move, RolledStep):
-        return {"roll": _action_json(move.action), "dice": list(move.dice)}
+        step = {"roll": _action_json(move.action), "dice": list(move.dice)}
+        return step | {"table": True} if move.table else step
     turn = move if isinstance(move, Turn) else move.turn
     data: dict[str, Any] = {
         "total": turn.total,
@@ -93,7 +98,7 @@ def read_move(data: Mapping[str, Any]) -> DiceMove:
             hunt=bool(step.get("hunt")),
             stop=bool(step.get("stop")),
         )
-        return RolledStep(action, tuple(data.get("dice", ())))
+        return RolledStep(action, tuple(data.get("dice", ())), bool(data.get("table")))
     turn = Turn(data["total"], data.get("hunt"), data.get("target"), bool(data.get("heal")))
     if "rolls" not in data:
         return turn
@@ -128,7 +133,46 @@ def replay_step(turn: RolledTurn, step: RolledStep) -> RolledTurn:
             raise ValueError(f"a logged step rolled {len(step.dice)} dice, not {count}")
         return step.dice
 
-    return act(turn, step.action, logged)
+    return act(_thrown(turn, step), step.action, logged)
+
+
+THROW_COUNT = gettext_noop("Enter the %(count)s dice that were thrown (%(given)s entered).")
+THROWS_NOTHING = gettext_noop("This step throws no dice: enter none.")
+
+
+def throw_step(turn: RolledTurn, step: RolledStep) -> tuple[RolledTurn, RolledStep]:
+    """A step of a turn thrown at the table, with the dice the roller entered for it: checked
+    by the same rules as the app's dice (a set-aside from the roll, at least one die, or
+    exactly one, per roll), and the number of dice entered must be what the step throws (the
+    dice left, or the hunt's). Raises `RuleError` with a sentence; the turn is unchanged."""
+    given = _faces_entered(step.dice)
+    thrown = False
+
+    def entered(_step: int, count: int) -> Sequence[int]:
+        nonlocal thrown
+        if len(given) != count:
+            raise IllegalTurnError(THROW_COUNT, count=count, given=len(given))
+        thrown = True
+        return given
+
+    after = act(_thrown(turn, step), step.action, entered)
+    if given and not thrown:
+        raise IllegalTurnError(THROWS_NOTHING)
+    return after, RolledStep(step.action, given, table=True)
+
+
+def _thrown(turn: RolledTurn, step: RolledStep) -> RolledTurn:
+    """A turn's first step says whether its dice are thrown at the table."""
+    return replace(turn, table=True) if step.table and not turn.rolls else turn
+
+
+def _faces_entered(dice: Sequence[Any]) -> tuple[int, ...]:
+    for die in dice:
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= SIDES:
+            raise IllegalTurnError(
+                gettext_noop("A die shows a number from 1 to 6, not %(value)s."), value=die
+            )
+    return tuple(dice)
 
 
 @dataclass(frozen=True)

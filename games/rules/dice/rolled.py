@@ -61,6 +61,8 @@ class RolledTurn:
     target: int | None = None
     hunt_rolls: tuple[HuntRoll, ...] = ()
     stopped: bool = False
+    # The dice were thrown at the table and entered roll by roll, not rolled by the app.
+    table: bool = False
 
     # -- what the turn has so far ---------------------------------------------------------
 
@@ -164,19 +166,24 @@ class RolledTurn:
         self._expect(Ask.ROLL)
         return replace(self, rolls=(Roll(_dice(dice, DICE)),))
 
-    def keep(self, keep: Sequence[int], dice: Sequence[int]) -> RolledTurn:
-        """Set `keep` aside from the last roll; `dice` is the roll of the dice left after it
-        (none when all six are then set aside)."""
+    def check_keep(self, keep: Sequence[int]) -> tuple[int, ...]:
+        """The dice `keep` sets aside from the last roll, high first, if the rules allow it
+        now. Raises `RuleError`."""
         self._expect(Ask.KEEP)
-        last = self.rolls[-1]
         chosen = _faces(keep)
         if not chosen:
             raise IllegalTurnError(gettext_noop("Set aside at least one die."))
         if self.position.rules.set_aside == "one" and len(chosen) != 1:
             raise IllegalTurnError(gettext_noop("In this game you set aside one die at a time."))
-        if Counter(chosen) - Counter(last.dice):
+        if Counter(chosen) - Counter(self.rolls[-1].dice):
             raise IllegalTurnError(gettext_noop("Set aside only dice from the last roll."))
-        kept = tuple(sorted(chosen, reverse=True))
+        return tuple(sorted(chosen, reverse=True))
+
+    def keep(self, keep: Sequence[int], dice: Sequence[int]) -> RolledTurn:
+        """Set `keep` aside from the last roll; `dice` is the roll of the dice left after it
+        (none when all six are then set aside)."""
+        kept = self.check_keep(keep)
+        last = self.rolls[-1]
         left = self.dice_left - len(kept)
         rolls = (*self.rolls[:-1], Roll(last.dice, kept))
         if left:
@@ -238,6 +245,7 @@ class RolledTurn:
             "target": self.target,
             "hunt_rolls": hunt_rolls_json(self.hunt_rolls),
             "stopped": self.stopped,
+            "table": self.table,
         }
 
     @classmethod
@@ -249,6 +257,7 @@ class RolledTurn:
             data.get("target"),
             read_hunt_rolls(data.get("hunt_rolls")),
             bool(data.get("stopped")),
+            bool(data.get("table")),
         )
 
 
@@ -295,7 +304,7 @@ def act(turn: RolledTurn, action: Action, roller: Roller) -> RolledTurn:
     if action.keep is not None:
         if action != Action(keep=action.keep):
             raise IllegalTurnError(_NOT_NOW[None])
-        left = turn.dice_left - len(action.keep)
+        left = turn.dice_left - len(turn.check_keep(action.keep))
         dice = roller(turn.rolls_made, left) if 0 < left < DICE else ()
         return turn.keep(action.keep, dice)
     if action == Action():
@@ -310,6 +319,8 @@ def act(turn: RolledTurn, action: Action, roller: Roller) -> RolledTurn:
             raise IllegalTurnError(gettext_noop("Choose healing before anything else."))
         return turn.choose_heal(action.heal)
     if action.target is not None:
+        if turn.ask() is Ask.ACTION:
+            turn = turn.choose_heal(False)  # naming whom to attack chooses the attack
         turn = turn.choose_target(action.target)
     if action.hunt:
         if turn.ask() not in (Ask.HUNT, Ask.GO_ON):
