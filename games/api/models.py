@@ -219,6 +219,18 @@ class OddsQuery(BaseModel):
 # -- answers ----------------------------------------------------------------------------------
 
 
+# A game's name in an answer: a value programs may keep and compare, so it does not change
+# with the language of whoever asks. The pages (and the game file, and the BG Stats link,
+# which a person reads) show a name the app made up in their reader's language (`Game.title`).
+GameName = Annotated[
+    str,
+    Field(
+        description="The name the host gave the game; for a game nobody named, the one the app"
+        " made up for it (its day and players) in the language it was created in, whoever asks"
+    ),
+]
+
+
 class Error(Answer):
     """Every refusal: one sentence in the reader's language."""
 
@@ -307,7 +319,7 @@ class GameState(Answer):
     """A dice game: every rule key resolved, seats and turns numbered from 1."""
 
     id: str
-    name: str
+    name: GameName
     rules: DiceRules
     seats: list[DiceSeat]
     turns: list[TurnRow]
@@ -369,7 +381,7 @@ class CardState(Answer):
     own key, `seed` only once the tournament is over."""
 
     id: str
-    name: str
+    name: GameName
     version: int
     rules: CardRules
     seats: list[CardSeat]
