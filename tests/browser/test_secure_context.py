@@ -24,16 +24,10 @@ from games.rules import dice as dice_rules
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "thirty.test"  # a name only this test's browser resolves, to 127.0.0.1
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 @pytest.fixture
