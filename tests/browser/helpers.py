@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import expect
+
+from games import claims
+from games.models import Game
+from tests.browser.conftest import PHONE
 
 
 @dataclass(frozen=True)
@@ -124,3 +129,35 @@ def footer(page: Any, seat: int) -> Any:
 def ask(page: Any) -> Any:
     """The question the turn form asks now."""
     return page.locator("#turn-panel .ask")
+
+
+def card_seat_phones(
+    open_browser: Callable[..., Any],
+    game: Game,
+    host_key: str,
+    language: Language = ENGLISH,
+    *,
+    hooks: str = "",
+) -> dict[int, Any]:
+    """A phone of its own for each person's seat of a card game (seats from 0), each opened on
+    its seat's link as the host hands it out, and showing its hand. `hooks` is a script each
+    phone runs before every page (what it records)."""
+    phones: dict[int, Any] = {}
+    for link in claims.seat_link_keys(game, host_key):
+        page = open_browser(PHONE, locale=language.locale)
+        if hooks:
+            page.add_init_script(hooks)
+        page.goto(f"/g/{game.pk}/seat#{link.key}")
+        expect(page.locator("#hand")).to_be_visible()
+        phones[link.position] = page
+    return phones
+
+
+def play_a_card(phone: Any) -> None:
+    """Tap the first card this phone can play; an Ace, Jack or Joker opens its choices, and
+    the first of them is tapped."""
+    card = phone.locator("#hand .playable").first
+    opens_choices = card.evaluate("el => el.tagName === 'SUMMARY'")
+    card.click()
+    if opens_choices:
+        phone.locator("#hand details[open] .choice-list button").first.click()
