@@ -41,8 +41,9 @@ by it is no secure context, as on a phone on the Wi-Fi:
 where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and
 
     cards-jack-grid-phone-<lang>.png  a hand with a Jack and its values, on a phone
-    table-screen-{cards-da-laptop,cards-en-phone,dice-da-phone,dice-en-laptop}.png
-                               the table screen of a card game and of a dice game
+    table-screen-{cards-da-laptop,cards-en-phone}.png, table-screen-dice-<lang>-<size>.png
+                               the table screen of a card game, and of a dice game with
+                               its latest moves in words
     plain-http-{notice-en-phone,notice-da-laptop}.png  the host's line on plain http
     plain-http-{https-en-laptop,https-da-phone}.png    the page on serving https
     plain-http-{400-en-laptop,400-da-phone}.png        an address the app does not answer to
@@ -847,14 +848,27 @@ def shoot_plain_http(browser: Any, base: str, lan: str, outdir: Path) -> list[Pa
 
 def shoot_table_screens(browser: Any, base: str, outdir: Path) -> list[Path]:
     """The table screen (/g/<id>/table) of a card game a person and two computers are about
-    to play, and of a dice game five turns in."""
+    to play, and of a dice game six turns in (the sixth rolled by the app), Cleo rolling the
+    seventh."""
+    from games import store
+    from games.rules.dice import bot as dice_bot
+    from games.rules.dice.rolled import Action
+
     computers = [{"name": name, "computer": True} for name in ("Bot", "Bo")]
     cards = new_game(base, ["Anna", *computers], "Cards", "Kort", preset="cards")
     dice = new_game(base, ["Anna", "Ben", "Cleo", "Dan"], "Friday night", "Fredag aften")
     for total, hunt in ((33, 2), (24, None), (31, 1), (28, None), (35, 3)):
         dice = enter_turn(base, dice, {"total": total} | ({"hunt": hunt} if hunt else {}))
+    # Ben's turn with the app's dice, played as the computer would, then Cleo's first roll.
+    rolling = store.roll(dice["id"], Action())
+    while not isinstance(rolling, store.Recorded):
+        turn = store.rolling_turn(rolling, store.load_position(rolling))
+        assert turn is not None
+        rolling = store.roll(dice["id"], dice_bot.rolled_action(turn))
+    store.roll(dice["id"], Action())
     views = [("cards", cards, "en", "phone"), ("dice", dice, "en", "laptop")]
     views += [("cards", cards, "da", "laptop"), ("dice", dice, "da", "phone")]
+    views += [("dice", dice, "en", "phone"), ("dice", dice, "da", "laptop")]
     taken: list[Path] = []
     spoken = ""
     for kind, game, lang, size in views:
