@@ -37,6 +37,8 @@ class Language:
     wins: str
     rematch: str
     rules: str
+    card_game: str  # the card game's choice on the home page
+    tokens: str  # its number of tokens each
 
     def __str__(self) -> str:  # the test id
         return self.code
@@ -61,6 +63,8 @@ ENGLISH = Language(
     wins="{name} wins!",
     rematch="Rematch",
     rules="Rules",
+    card_game="Thirty, the card game",
+    tokens="Tokens each",
 )
 
 DANISH = Language(
@@ -82,6 +86,8 @@ DANISH = Language(
     wins="{name} vinder!",
     rematch="Omkamp",
     rules="Regler",
+    card_game="Tredive med kort",
+    tokens="Poletter til hver",
 )
 
 
@@ -106,6 +112,24 @@ def create_game(
         # The label starts with these words; other labels may contain them further on.
         label = re.compile("^" + re.escape(language.starting_points))
         page.get_by_label(label).fill(str(start_points))
+    return start(page, language)
+
+
+def create_card_game(
+    page: Any, players: list[str], *, tokens: int, language: Language = ENGLISH
+) -> str:
+    """Fill the home page form for the card game, every seat a person's, and start it;
+    returns the share link. The host's page then shows each seat's link (#seat-link-N)."""
+    page.goto("/")
+    page.get_by_label(re.compile(re.escape(language.card_game))).check()
+    inputs = page.locator('#create-form input[name="player"]')
+    while inputs.count() < len(players):
+        count = inputs.count()
+        page.get_by_role("button", name=language.add_player).click()
+        expect(inputs).to_have_count(count + 1)
+    for index, name in enumerate(players):
+        inputs.nth(index).fill(name)
+    page.get_by_label(re.compile("^" + re.escape(language.tokens))).fill(str(tokens))
     return start(page, language)
 
 
