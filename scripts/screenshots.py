@@ -26,6 +26,8 @@ by it is no secure context, as on a phone on the Wi-Fi:
     cards-chart-<size>-<lang>.png   a finished card game's chart of tokens
     cards-replay-<size>-<lang>.png  a finished card game replayed, at deal 2, every hand shown
     cards-deal-banner-<lang>-<size>.png  the banner a watcher sees as a deal ends
+    cards-deal-banner-turn-<lang>-phone.png  the phone that starts the next deal, its hand
+                               waiting until the banner goes
     merge-<size>-<lang>.png    merging another spelling into a player, before it is confirmed
     chances-<size>-<lang>.png       the chances of Thirty (whole page)
     chances-30s-<size>-<lang>.png   the chances of a turn in 30s (whole page)
@@ -944,27 +946,38 @@ def shoot_turn_sound(browser: Any, base: str, outdir: Path) -> list[Path]:
 
 
 def shoot_deal_banner(browser: Any, base: str, outdir: Path) -> list[Path]:
-    """The banner a watcher sees as a card deal ends, on both sizes at once."""
+    """The banner a watcher sees as a card deal ends, on both sizes at once; and on a phone,
+    the seat whose turn starts the next deal, its hand waiting until the banner goes."""
     taken: list[Path] = []
     for lang in LANGUAGES:
         game = new_game(base, ["Anna", "Ben"], preset="cards", tokens=2)
         keys = claim_card_seats(base, game)
         contexts = {size: new_context(browser, size, lang) for size in SIZES}
+        seats = {seat: new_context(browser, "phone", lang) for seat in keys}
         try:
             pages = {size: context.new_page() for size, context in contexts.items()}
-            for page in pages.values():
+            for seat, context in seats.items():
+                cookie = {"name": f"thirty_seat_{game['id']}", "value": keys[seat], "url": base}
+                context.add_cookies([cookie])
+            phones = {seat: context.new_page() for seat, context in seats.items()}
+            for page in [*pages.values(), *phones.values()]:
                 page.goto(f"{base}/g/{game['id']}/", wait_until="load")
             page.wait_for_timeout(500)  # the pages' event streams are open
             for _ in range(60):
-                if highest_card_move(base, game, keys)["deals"]:
+                state = highest_card_move(base, game, keys)
+                if state["deals"]:
                     break
             else:
                 raise SystemExit("the first deal did not end")
             for size, page in pages.items():
                 page.locator("#deal-banner:not([hidden])").wait_for()
                 shot(page, outdir / f"cards-deal-banner-{lang}-{size}.png", taken)
+            starter = phones[state["deal"]["to_move"]]  # seats from 1, as the API counts them
+            starter.locator("#deal-banner:not([hidden])").wait_for()
+            starter.locator("#hand fieldset:disabled").wait_for()
+            shot(starter, outdir / f"cards-deal-banner-turn-{lang}-phone.png", taken)
         finally:
-            for context in contexts.values():
+            for context in [*contexts.values(), *seats.values()]:
                 context.close()
     return taken
 

@@ -257,6 +257,7 @@
   // A turn that comes back to the same seat after such news (the loser starts the next deal,
   // the computers played in between) is a new turn too.
   const holdTurnForm = (held) => {
+    document.documentElement.toggleAttribute("data-turn-held", held);  // its words wait too (thirty.css)
     for (const fieldset of document.querySelectorAll("#hand fieldset.turn-steps, #turn-panel fieldset.turn-steps")) {
       if (held && !fieldset.disabled) {
         fieldset.disabled = true;
