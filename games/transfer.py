@@ -31,7 +31,8 @@ def export_game(game: Game) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "name": game.name,
+        # A name the app made up is written in the language of whoever exports the file.
+        "name": game.title,
         "created_at": game.created_at.isoformat(),
         "rules": game.rules_data,
         "players": list(game.seats.order_by("position").values_list("name", flat=True)),

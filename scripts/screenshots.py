@@ -26,6 +26,8 @@ by it is no secure context, as on a phone on the Wi-Fi:
     cards-chart-<size>-<lang>.png   a finished card game's chart of tokens
     cards-replay-<size>-<lang>.png  a finished card game replayed, at deal 2, every hand shown
     cards-deal-banner-<lang>-<size>.png  the banner a watcher sees as a deal ends
+    cards-deal-banner-turn-<lang>-phone.png  the phone that starts the next deal, its hand
+                               waiting until the banner goes
     merge-<size>-<lang>.png    merging another spelling into a player, before it is confirmed
     chances-<size>-<lang>.png       the chances of Thirty (whole page)
     chances-30s-<size>-<lang>.png   the chances of a turn in 30s (whole page)
@@ -41,8 +43,9 @@ by it is no secure context, as on a phone on the Wi-Fi:
 where <size> is phone (390x844) or laptop (1280x800) and <lang> is en or da; and
 
     cards-jack-grid-phone-<lang>.png  a hand with a Jack and its values, on a phone
-    table-screen-{cards-da-laptop,cards-en-phone,dice-da-phone,dice-en-laptop}.png
-                               the table screen of a card game and of a dice game
+    table-screen-{cards-da-laptop,cards-en-phone}.png, table-screen-dice-<lang>-<size>.png
+                               the table screen of a card game, and of a dice game with
+                               its latest moves in words
     plain-http-{notice-en-phone,notice-da-laptop}.png  the host's line on plain http
     plain-http-{https-en-laptop,https-da-phone}.png    the page on serving https
     plain-http-{400-en-laptop,400-da-phone}.png        an address the app does not answer to
@@ -847,14 +850,27 @@ def shoot_plain_http(browser: Any, base: str, lan: str, outdir: Path) -> list[Pa
 
 def shoot_table_screens(browser: Any, base: str, outdir: Path) -> list[Path]:
     """The table screen (/g/<id>/table) of a card game a person and two computers are about
-    to play, and of a dice game five turns in."""
+    to play, and of a dice game six turns in (the sixth rolled by the app), Cleo rolling the
+    seventh."""
+    from games import store
+    from games.rules.dice import bot as dice_bot
+    from games.rules.dice.rolled import Action
+
     computers = [{"name": name, "computer": True} for name in ("Bot", "Bo")]
     cards = new_game(base, ["Anna", *computers], "Cards", "Kort", preset="cards")
     dice = new_game(base, ["Anna", "Ben", "Cleo", "Dan"], "Friday night", "Fredag aften")
     for total, hunt in ((33, 2), (24, None), (31, 1), (28, None), (35, 3)):
         dice = enter_turn(base, dice, {"total": total} | ({"hunt": hunt} if hunt else {}))
+    # Ben's turn with the app's dice, played as the computer would, then Cleo's first roll.
+    rolling = store.roll(dice["id"], Action())
+    while not isinstance(rolling, store.Recorded):
+        turn = store.rolling_turn(rolling, store.load_position(rolling))
+        assert turn is not None
+        rolling = store.roll(dice["id"], dice_bot.rolled_action(turn))
+    store.roll(dice["id"], Action())
     views = [("cards", cards, "en", "phone"), ("dice", dice, "en", "laptop")]
     views += [("cards", cards, "da", "laptop"), ("dice", dice, "da", "phone")]
+    views += [("dice", dice, "en", "phone"), ("dice", dice, "da", "laptop")]
     taken: list[Path] = []
     spoken = ""
     for kind, game, lang, size in views:
@@ -930,27 +946,38 @@ def shoot_turn_sound(browser: Any, base: str, outdir: Path) -> list[Path]:
 
 
 def shoot_deal_banner(browser: Any, base: str, outdir: Path) -> list[Path]:
-    """The banner a watcher sees as a card deal ends, on both sizes at once."""
+    """The banner a watcher sees as a card deal ends, on both sizes at once; and on a phone,
+    the seat whose turn starts the next deal, its hand waiting until the banner goes."""
     taken: list[Path] = []
     for lang in LANGUAGES:
         game = new_game(base, ["Anna", "Ben"], preset="cards", tokens=2)
         keys = claim_card_seats(base, game)
         contexts = {size: new_context(browser, size, lang) for size in SIZES}
+        seats = {seat: new_context(browser, "phone", lang) for seat in keys}
         try:
             pages = {size: context.new_page() for size, context in contexts.items()}
-            for page in pages.values():
+            for seat, context in seats.items():
+                cookie = {"name": f"thirty_seat_{game['id']}", "value": keys[seat], "url": base}
+                context.add_cookies([cookie])
+            phones = {seat: context.new_page() for seat, context in seats.items()}
+            for page in [*pages.values(), *phones.values()]:
                 page.goto(f"{base}/g/{game['id']}/", wait_until="load")
             page.wait_for_timeout(500)  # the pages' event streams are open
             for _ in range(60):
-                if highest_card_move(base, game, keys)["deals"]:
+                state = highest_card_move(base, game, keys)
+                if state["deals"]:
                     break
             else:
                 raise SystemExit("the first deal did not end")
             for size, page in pages.items():
                 page.locator("#deal-banner:not([hidden])").wait_for()
                 shot(page, outdir / f"cards-deal-banner-{lang}-{size}.png", taken)
+            starter = phones[state["deal"]["to_move"]]  # seats from 1, as the API counts them
+            starter.locator("#deal-banner:not([hidden])").wait_for()
+            starter.locator("#hand fieldset:disabled").wait_for()
+            shot(starter, outdir / f"cards-deal-banner-turn-{lang}-phone.png", taken)
         finally:
-            for context in contexts.values():
+            for context in [*contexts.values(), *seats.values()]:
                 context.close()
     return taken
 

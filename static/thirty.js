@@ -117,6 +117,9 @@
     const waiting = root.matches?.("[data-cooldown]") ? [root] : [...(root.querySelectorAll?.("[data-cooldown]") || [])];
     for (const fieldset of waiting) {
       setTimeout(() => {
+        // A turn held back (below: a deal's end or a computer's moves still being shown) is
+        // let go by itself once they have been.
+        if ("held" in fieldset.dataset) return;
         fieldset.disabled = false;
         (fieldset.querySelector(".pad button, .pick input") || fieldset.querySelector("button"))?.focus({ preventScroll: true });
       }, Number(fieldset.dataset.cooldown) || COOLDOWN_MS);
@@ -224,7 +227,7 @@
   // phone whose turn it is vibrates, plays a short sound if it switched sound on, and shows
   // it in the tab's title and icon while the page is in the background, with a notification
   // where allowed; every other phone's screen reader hears whose turn it is, politely.
-  const turn = { seat: null, title: document.title };
+  const turn = { seat: null, title: document.title, news: false };
   const icon = document.querySelector('link[rel="icon"]');
   const plainIcon = icon?.getAttribute("href");
   const soundKey = "thirty-turn-sound";
@@ -248,13 +251,39 @@
     if (icon) icon.setAttribute("href", away ? icon.dataset.turnIcon : plainIcon);
     document.documentElement.dataset.yourTurn = mine ? "true" : "false";
   };
+  // A turn is told once the table has seen what came before it: while a deal's end is on its
+  // banner, or a computer's moves are still being shown one by one, the signal waits, and so
+  // does this phone's hand or turn form (`turnHeld`, below); each lets it go when it is done.
+  // A turn that comes back to the same seat after such news (the loser starts the next deal,
+  // the computers played in between) is a new turn too.
+  const holdTurnForm = (held) => {
+    document.documentElement.toggleAttribute("data-turn-held", held);  // its words wait too (thirty.css)
+    for (const fieldset of document.querySelectorAll("#hand fieldset.turn-steps, #turn-panel fieldset.turn-steps")) {
+      if (held && !fieldset.disabled) {
+        fieldset.disabled = true;
+        fieldset.dataset.held = "";
+      } else if (held && fieldset.dataset.cooldown) {
+        fieldset.dataset.held = "";  // its cooldown leaves it to the hold
+      } else if (!held && "held" in fieldset.dataset) {
+        delete fieldset.dataset.held;
+        fieldset.disabled = false;
+      }
+    }
+  };
   const onTurnSignal = () => {
     const signal = document.getElementById("turn-signal");
     if (!signal) return;
     const seat = signal.dataset.seat;
     const mine = seat !== "" && seat === signal.dataset.mySeat;
-    if (seat === turn.seat) return;  // the same turn, renewed
     const first = turn.seat === null;
+    if (!first && turnHeld()) {
+      turn.news = true;
+      holdTurnForm(mine);
+      return;
+    }
+    holdTurnForm(false);
+    if (seat === turn.seat && !turn.news) return;  // the same turn, renewed
+    turn.news = false;
     turn.seat = seat;
     showTurnInTab(mine);
     if (first) return;  // the page just opened: nothing happened yet
@@ -271,11 +300,9 @@
   };
   document.addEventListener("visibilitychange", () => {
     const signal = document.getElementById("turn-signal");
-    if (signal) showTurnInTab(signal.dataset.seat !== "" && signal.dataset.seat === signal.dataset.mySeat);
+    // The turn told so far: one still held back is not shown in the tab either.
+    if (signal) showTurnInTab(Boolean(turn.seat) && turn.seat === signal.dataset.mySeat);
   });
-  document.body.addEventListener("htmx:afterSettle", onTurnSignal);
-  document.body.addEventListener("htmx:oobAfterSwap", onTurnSignal);
-  document.addEventListener("DOMContentLoaded", onTurnSignal);
   // The sound switch: a tap also unlocks the page's audio and, over https, asks whether the
   // phone may show a notification on its turn.
   const soundButton = document.getElementById("turn-sound");
@@ -311,7 +338,11 @@
     if (deal > dealSeen) {
       dealSeen = deal;
       dealShownUntil = Date.now() + DEAL_BANNER_MS;
-      setTimeout(() => { if (Date.now() >= dealShownUntil) dealBanner()?.setAttribute("hidden", ""); }, DEAL_BANNER_MS);
+      setTimeout(() => {
+        if (Date.now() < dealShownUntil) return;
+        dealBanner()?.setAttribute("hidden", "");
+        onTurnSignal();
+      }, DEAL_BANNER_MS);
     }
     banner.hidden = Date.now() >= dealShownUntil;
   };
@@ -321,7 +352,13 @@
     if (!event.target.closest?.("[data-close-banner]")) return;
     dealShownUntil = 0;
     dealBanner()?.setAttribute("hidden", "");
+    onTurnSignal();
   });
+  // A deal's end not yet shown on this phone, or still on its banner.
+  const dealBannerUp = () => {
+    const banner = dealBanner();
+    return Boolean(banner) && (Number(banner.dataset.deal) > dealSeen || Date.now() < dealShownUntil);
+  };
 
   // Computers move at once on the server; every phone shows their moves one by one, PACE_MS
   // apart and highlighted, so that a person can follow them. The templates mark each
@@ -351,6 +388,7 @@
     paceShown.add(paceNewest);
     paceDraw();
     paceTimer = pacePending.length ? setTimeout(paceStep, PACE_MS) : null;
+    if (!pacePending.length) onTurnSignal();
   };
   const onPace = () => {
     for (const el of paced()) {
@@ -369,6 +407,14 @@
   document.body.addEventListener("htmx:afterSwap", onPace);
   document.body.addEventListener("htmx:oobAfterSwap", onPace);
   document.body.addEventListener("htmx:afterSettle", onPace);
+
+  // Whether this phone's turn waits to be told (above): a deal's end or a computer's move that
+  // the table has not been shown yet. Listened to after the banner and the pace, which each
+  // update first.
+  const turnHeld = () => dealBannerUp() || paced().some((el) => !paceShown.has(el.dataset.pace));
+  document.body.addEventListener("htmx:afterSettle", onTurnSignal);
+  document.body.addEventListener("htmx:oobAfterSwap", onTurnSignal);
+  document.addEventListener("DOMContentLoaded", onTurnSignal);
 
   // Replay: the arrow keys step through the turns.
   document.addEventListener("keydown", (event) => {

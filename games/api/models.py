@@ -122,6 +122,18 @@ def _new_game_model(kinds: tuple[str, ...]) -> type[BaseModel]:
     )
 
 
+# A game's name in an answer: a value programs may keep and compare, so it does not change
+# with the language of whoever asks. The pages (and the game file, and the BG Stats link,
+# which a person reads) show a name the app made up in their reader's language (`Game.title`).
+GameName = Annotated[
+    str,
+    Field(
+        description="The name the host gave the game; for a game nobody named, the one the app"
+        " made up for it (its day and players) in the language it was created in, whoever asks"
+    ),
+]
+
+
 class Error(Answer):
     """Every refusal: one sentence in the reader's language."""
 

@@ -136,8 +136,9 @@ def hand_over(request: HtmxHttpRequest, game_id: str, seat: int) -> HttpResponse
             host_key=request.COOKIES.get(host_cookie_name(game), ""),
         )
     except store.TurnInProgressError:
+        # Said the same for every kind: whatever the turn is made of, it is finished first.
         return HttpResponse(
-            _("A turn with dice the app rolls is under way: finish it first."), status=409
+            _("A turn is under way: finish it first, then hand the seat over."), status=409
         )
     return redirect(
         reverse("game", args=[game.pk]) + ("#hand-over" if to_computer else "#seat-links")

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import expect
+
+from games import claims
+from games.models import Game
+from tests.browser.conftest import PHONE
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,8 @@ class Language:
     wins: str
     rematch: str
     rules: str
+    card_game: str  # the card game's choice on the home page
+    tokens: str  # its number of tokens each
 
     def __str__(self) -> str:  # the test id
         return self.code
@@ -56,6 +63,8 @@ ENGLISH = Language(
     wins="{name} wins!",
     rematch="Rematch",
     rules="Rules",
+    card_game="Thirty, the card game",
+    tokens="Tokens each",
 )
 
 DANISH = Language(
@@ -77,6 +86,8 @@ DANISH = Language(
     wins="{name} vinder!",
     rematch="Omkamp",
     rules="Regler",
+    card_game="Tredive med kort",
+    tokens="Poletter til hver",
 )
 
 
@@ -104,6 +115,24 @@ def create_game(
     return start(page, language)
 
 
+def create_card_game(
+    page: Any, players: list[str], *, tokens: int, language: Language = ENGLISH
+) -> str:
+    """Fill the home page form for the card game, every seat a person's, and start it;
+    returns the share link. The host's page then shows each seat's link (#seat-link-N)."""
+    page.goto("/")
+    page.get_by_label(re.compile(re.escape(language.card_game))).check()
+    inputs = page.locator('#create-form input[name="player"]')
+    while inputs.count() < len(players):
+        count = inputs.count()
+        page.get_by_role("button", name=language.add_player).click()
+        expect(inputs).to_have_count(count + 1)
+    for index, name in enumerate(players):
+        inputs.nth(index).fill(name)
+    page.get_by_label(re.compile("^" + re.escape(language.tokens))).fill(str(tokens))
+    return start(page, language)
+
+
 def start(page: Any, language: Language = ENGLISH) -> str:
     page.get_by_role("button", name=language.start).click()
     expect(page).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
@@ -124,3 +153,35 @@ def footer(page: Any, seat: int) -> Any:
 def ask(page: Any) -> Any:
     """The question the turn form asks now."""
     return page.locator("#turn-panel .ask")
+
+
+def card_seat_phones(
+    open_browser: Callable[..., Any],
+    game: Game,
+    host_key: str,
+    language: Language = ENGLISH,
+    *,
+    hooks: str = "",
+) -> dict[int, Any]:
+    """A phone of its own for each person's seat of a card game (seats from 0), each opened on
+    its seat's link as the host hands it out, and showing its hand. `hooks` is a script each
+    phone runs before every page (what it records)."""
+    phones: dict[int, Any] = {}
+    for link in claims.seat_link_keys(game, host_key):
+        page = open_browser(PHONE, locale=language.locale)
+        if hooks:
+            page.add_init_script(hooks)
+        page.goto(f"/g/{game.pk}/seat#{link.key}")
+        expect(page.locator("#hand")).to_be_visible()
+        phones[link.position] = page
+    return phones
+
+
+def play_a_card(phone: Any) -> None:
+    """Tap the first card this phone can play; an Ace, Jack or Joker opens its choices, and
+    the first of them is tapped."""
+    card = phone.locator("#hand .playable").first
+    opens_choices = card.evaluate("el => el.tagName === 'SUMMARY'")
+    card.click()
+    if opens_choices:
+        phone.locator("#hand details[open] .choice-list button").first.click()

@@ -43,32 +43,44 @@ def reveals(page: Any, count: int) -> list[tuple[str, float]]:
     return shown
 
 
-def assert_paced(shown: list[tuple[str, float]], pace_ms: int) -> None:
+def assert_paced(shown: list[tuple[str, float]], pace_ms: int, *, real: bool = False) -> None:
     gaps = [later - earlier for (_, earlier), (_, later) in pairwise(shown)]
     # Each move stays the newest for the pace (a little less, for the timer's slack).
     assert gaps and min(gaps) >= pace_ms * 0.9, gaps
+    if real:
+        # At a table's own pace a person has at least a second to see each move.
+        assert min(gaps) >= 1000, gaps
 
 
 @pytest.mark.real_pace  # 1.5 s a move, as a table has it
 def test_a_dice_computers_rolls_then_total_then_row_come_one_by_one(
     open_browser: Callable[..., Any],
 ) -> None:
-    watch_dice(open_browser, ENGLISH, django_settings.THIRTY_PACE_MS)
+    watch_dice(open_browser, ENGLISH, django_settings.THIRTY_PACE_MS, real=True)
 
 
-def test_a_dice_computers_turn_is_paced_in_danish_too(
+def test_a_dice_computers_turn_is_paced_in_danish_too_and_on_the_table_screen(
     open_browser: Callable[..., Any], settings: Any
 ) -> None:
     settings.THIRTY_PACE_MS = 300
-    watch_dice(open_browser, DANISH, 300)
+    watch_dice(open_browser, DANISH, 300, screen="table")
 
 
-def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: int) -> None:
+def watch_dice(
+    open_browser: Callable[..., Any],
+    language: Language,
+    pace_ms: int,
+    *,
+    screen: str = "",
+    real: bool = False,
+) -> None:
+    """A phone follows a person's turn and two computers' after it (`screen="table"`: the
+    table screen, phone-sized, whose latest moves wait for the dice with the sheet's rows)."""
     game, _ = dice_moves.create_game(
         "Pace", ["Anna", "Bot 1", "Bot 2"], dice_rules.RuleSet(), computers=[1, 2]
     )
     phone = open_browser(PHONE, locale=language.locale)
-    phone.goto(f"/g/{game.pk}/")
+    phone.goto(f"/g/{game.pk}/{screen}")
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)
     phone.evaluate(WATCH_REVEALS)
     dice_moves.record_turn(game.pk, dice_rules.Turn(27))  # Anna's turn, typed in at the table
@@ -91,20 +103,39 @@ def watch_dice(open_browser: Callable[..., Any], language: Language, pace_ms: in
         ]
     shown = reveals(phone, len(expected))
     assert [key for key, _ in shown] == expected
-    assert_paced(shown, pace_ms)
+    assert_paced(shown, pace_ms, real=real)
     expect(phone.locator("#turn-3")).to_be_visible()
     # Once shown, only the last computer's turn stays above the sheet.
     expect(phone.locator(".recap.earlier")).to_be_hidden()
     expect(phone.locator(".recap:not(.earlier) .tray-status")).to_contain_text("3")
     expect(phone.locator("#sheet-foot")).not_to_have_class(re.compile("pace-wait"))
     expect(phone.locator("#turn-3 .by-computer")).to_be_visible()
+    if screen == "table":
+        # The newest two of the latest moves, the computers' rows, each marked as theirs.
+        latest = phone.locator("#latest-moves li:visible")
+        expect(latest).to_have_count(2)
+        for item, number in zip(latest.all(), (3, 2), strict=True):
+            expect(item).to_have_attribute("data-pace", f"row-{number}")
+            expect(item.locator(".by-computer")).to_be_visible()
 
 
-@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+@pytest.mark.parametrize(
+    "language",
+    [
+        pytest.param(ENGLISH, id="en"),
+        # 1.5 s a move, as a table has it: the one card test at the real pace.
+        pytest.param(DANISH, id="da-real-pace", marks=pytest.mark.real_pace),
+    ],
+)
 def test_a_card_computers_moves_are_shown_one_by_one_and_marked(
-    open_browser: Callable[..., Any], settings: Any, language: Language
+    open_browser: Callable[..., Any],
+    request: pytest.FixtureRequest,
+    settings: Any,
+    language: Language,
 ) -> None:
-    settings.THIRTY_PACE_MS = 300
+    real = request.node.get_closest_marker("real_pace") is not None
+    pace_ms = django_settings.THIRTY_PACE_MS if real else 300
+    settings.THIRTY_PACE_MS = pace_ms
     game, _ = tournaments.create_card_game(
         "Pace",
         [
@@ -137,7 +168,7 @@ def test_a_card_computers_moves_are_shown_one_by_one_and_marked(
     shown = reveals(phone, fresh)
     assert all(key.startswith("move-") for key, _ in shown)
     assert [int(key[5:]) for key, _ in shown] == sorted(int(key[5:]) for key, _ in shown)
-    assert_paced(shown, 300)
+    assert_paced(shown, pace_ms, real=real)
     assert phone.locator("#card-area .card-log li .by-computer").count() >= 2
     # Once every move is shown, the table's total is no longer dimmed.
     expect(phone.locator(".table-center")).not_to_have_class(

@@ -1,4 +1,5 @@
-"""The end of a card deal is a banner on every phone, for a few seconds or until tapped."""
+"""The end of a card deal is a banner on every phone, for a few seconds or until tapped: who
+gave up a token, and the total they had no card for."""
 
 from __future__ import annotations
 
@@ -15,6 +16,19 @@ from games.rules import cards
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language
 
+# What the banner says, in each language (locale/da/LC_MESSAGES/django.po).
+OVER = {
+    "en": "Deal 1 is over: {name} had no card for {total} and gives up a token.",
+    "da": "Runde 1 er slut: {name} havde intet kort, der kunne spilles på {total}, og afleverer"
+    " en polet.",
+}
+STOCK_OUT = {
+    "en": "Deal 1 is over: the stock ran out, and {names} each give up a token.",
+    "da": "Runde 1 er slut: trækbunken er brugt op, og {names} afleverer hver en polet.",
+}
+NAMES = ("Anna", "Ben")
+BOTH = {"en": "Anna and Ben", "da": "Anna og Ben"}
+
 
 def play_until_a_deal_ends(game: Game) -> None:
     """Play the first legal card of whoever is to move, as their phones would, until the
@@ -29,14 +43,31 @@ def play_until_a_deal_ends(game: Game) -> None:
         store.play(game.pk, seat, state.legal_moves()[0], version=game.version)
 
 
-@pytest.mark.parametrize(
-    ("language", "deal_one"), [(ENGLISH, "Deal 1:"), (DANISH, "Runde 1:")], ids=["en", "da"]
-)
-def test_every_phone_sees_the_deal_end_for_a_few_seconds(
-    open_browser: Callable[..., Any], live_server: Any, language: Language, deal_one: str
-) -> None:
-    players = [store.Player("Anna"), store.Player("Ben")]
+def what_the_table_saw(game: Game, language: Language) -> str:
+    """The first deal's end as the players at the table saw it: who lost, and the total on
+    the pile when they could not play (the last card played before the deal ended)."""
+    log = tournaments.load_tournament(game).view(None).log
+    end = next(number for number, event in enumerate(log) if isinstance(event, cards.DealRecord))
+    record = log[end]
+    assert isinstance(record, cards.DealRecord)
+    if record.reason == cards.STOCK_RAN_OUT:
+        return STOCK_OUT[language.code].format(names=BOTH[language.code])
+    played = [event for event in log[:end] if isinstance(event, cards.Played)]
+    total = played[-1].total if played else 0
+    return OVER[language.code].format(name=NAMES[record.losers[0]], total=total)
+
+
+def new_game() -> Game:
+    players = [store.Player(name) for name in NAMES]
     game, _ = tournaments.create_card_game("Cards", players, cards.CardRules(tokens=2))
+    return game
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_every_phone_sees_the_deal_end_with_its_total_for_a_few_seconds(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    game = new_game()
     watcher = open_browser(PHONE, locale=language.locale)
     watcher.goto(f"/g/{game.pk}/")
     expect(watcher.locator("#card-area")).to_be_visible()
@@ -44,7 +75,7 @@ def test_every_phone_sees_the_deal_end_for_a_few_seconds(
     play_until_a_deal_ends(game)
     banner = watcher.locator("#deal-banner")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text(deal_one)
+    expect(banner.locator("p")).to_have_text(what_the_table_saw(game, language))
     expect(banner).to_be_hidden(timeout=8_000)  # it goes by itself
     # A phone that opens the page later is not shown an old deal's end.
     later = open_browser(PHONE, locale=language.locale)
@@ -52,13 +83,26 @@ def test_every_phone_sees_the_deal_end_for_a_few_seconds(
     expect(later.locator("#deal-banner")).to_be_hidden()
 
 
-def test_the_deal_banner_goes_when_tapped(open_browser: Callable[..., Any]) -> None:
-    players = [store.Player("Anna"), store.Player("Ben")]
-    game, _ = tournaments.create_card_game("Cards", players, cards.CardRules(tokens=2))
-    watcher = open_browser(PHONE)
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_the_deal_banner_goes_when_tapped(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    game = new_game()
+    watcher = open_browser(PHONE, locale=language.locale)
     watcher.goto(f"/g/{game.pk}/")
     expect(watcher.locator("#card-area")).to_be_visible()
     play_until_a_deal_ends(game)
-    expect(watcher.locator("#deal-banner")).to_be_visible()
-    watcher.locator("#deal-banner button").click()
-    expect(watcher.locator("#deal-banner")).to_be_hidden()
+    banner = watcher.locator("#deal-banner")
+    expect(banner).to_be_visible()
+    expect(banner.locator("p")).to_have_text(what_the_table_saw(game, language))
+    banner.get_by_role("button", name="OK").click()  # "OK" in Danish too
+    expect(banner).to_be_hidden()
+    # It stays gone while the table is drawn again with the next moves.
+    version = int(watcher.evaluate("document.body.dataset.version"))
+    game.refresh_from_db()
+    state = tournaments.load_tournament(game)
+    seat = state.to_move()
+    assert seat is not None
+    store.play(game.pk, seat, state.legal_moves()[0], version=game.version)
+    watcher.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
+    expect(banner).to_be_hidden()

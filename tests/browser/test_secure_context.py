@@ -1,7 +1,8 @@
 """Phones on the Wi-Fi: a page opened by a name that is not this machine's (how a phone opens
 `make run`) is no secure context, and still keeps the screen on from a tap, copies its links
 and tells the host what the phones miss; through the repository's Caddy configuration the
-same page is a secure context, and its event stream gets through."""
+same page is a secure context, and its event stream gets through. Where a browser refuses its
+share sheet over plain http, Share copies the link instead."""
 
 from __future__ import annotations
 
@@ -24,16 +25,22 @@ from games.rules import dice as dice_rules
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "thirty.test"  # a name only this test's browser resolves, to 127.0.0.1
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+WORDS = {"en": {"copied": "Copied", "share": "Share"}, "da": {"copied": "Kopieret", "share": "Del"}}
+# Notes each text the page copies (the selected part of the field the copy came from).
+WATCH_COPIES = """() => {
+  window.copied = [];
+  document.addEventListener("copy", () => {
+    const field = document.activeElement;
+    window.copied.push(field.value.slice(field.selectionStart, field.selectionEnd));
+  });
+}"""
+# A share sheet that the browser refuses, as some do outside a secure context.
+REFUSED_SHARE = """navigator.share = () =>
+  Promise.reject(new DOMException("Sharing needs a secure context.", "NotAllowedError"));"""
 
 
 @pytest.fixture
@@ -49,7 +56,7 @@ def lan_browser(browser_type: Any) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
-def test_on_plain_http_the_screen_stays_on_from_a_tap_and_links_still_copy(
+def test_on_plain_http_the_screen_stays_on_from_a_tap_and_share_falls_back_to_copy(
     lan_browser: Any, live_server: Any, settings: Any, language: Language
 ) -> None:
     port = live_server.url.rsplit(":", 1)[1]
@@ -73,9 +80,26 @@ def test_on_plain_http_the_screen_stays_on_from_a_tap_and_links_still_copy(
     page.locator("h1").click()
     expect(page.locator("html")).to_have_attribute("data-awake", "video")
     # Copy works without the Clipboard API.
+    page.evaluate(WATCH_COPIES)
     copy = page.locator("#share [data-copy]")
     copy.click()
     expect(copy).to_have_attribute("data-result", "copied")
+    link = page.locator("#share-url").input_value()
+    assert page.evaluate("window.copied") == [link]
+    # No share sheet over plain http here: only Copy is offered.
+    share = page.locator("#share [data-share]")
+    expect(share).to_be_hidden()
+    # A browser that offers a share sheet but refuses it over plain http: tapping Share copies
+    # the link instead, and says so.
+    context.add_init_script(REFUSED_SHARE)
+    page.reload()
+    page.evaluate(WATCH_COPIES)
+    expect(share).to_be_visible()
+    share.click()
+    expect(share).to_have_text(WORDS[language.code]["copied"])
+    expect(share).to_have_attribute("data-result", "copied")
+    assert page.evaluate("window.copied") == [link]
+    expect(share).to_have_text(WORDS[language.code]["share"])  # its own word again
     page.goto("/https/")
     expect(page.locator("h1")).to_be_visible()
     assert "make run" in page.locator("main").inner_text()

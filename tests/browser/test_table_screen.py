@@ -12,6 +12,11 @@ from playwright.sync_api import expect
 from tests.browser.conftest import LAPTOP, PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language, create_game, tap
 
+SAID = {
+    "en": "Anna rolled 20 and did not beat 30: nothing happens.",
+    "da": "Anna slog 20 og kom ikke over 30: der sker ingenting.",
+}
+
 
 @pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
 def test_the_table_screen_follows_live_with_no_controls(
@@ -31,3 +36,15 @@ def test_the_table_screen_follows_live_with_no_controls(
     assert qr["x"] > sheet["x"] + sheet["width"] - 1
     tap(host, "20")
     expect(screen.locator("#sheet-rows tr")).to_have_count(1)
+    # The latest moves in words beside the sheet, in large type, as the card table has them;
+    # a phone has the sheet alone.
+    latest = screen.locator("#latest-moves li")
+    expect(latest).to_have_count(1)
+    expect(latest.first).to_have_text(SAID[language.code])
+    assert float(latest.first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")) >= 20
+    expect(host.locator("#latest-moves")).to_have_count(0)
+    tap(host, "24")
+    expect(latest).to_have_count(2)
+    expect(latest.first).to_have_text(
+        SAID[language.code].replace("Anna", "Ben").replace("20", "24")
+    )

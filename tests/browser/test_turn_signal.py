@@ -1,6 +1,8 @@
 """Every phone knows whose turn it is: the phone whose turn it is vibrates and, in the
 background, shows it in the tab's title and icon; every other phone's screen reader hears
-whose turn it is. One signal for every kind of game (templates/games/turn_signal.html)."""
+whose turn it is. One signal for every kind of game (templates/games/turn_signal.html). A turn
+is told once the table has seen what came before it: a deal's end on its banner, and a
+computer's moves at the table's pace; meanwhile the phone's hand waits too."""
 
 from __future__ import annotations
 
@@ -10,14 +12,31 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from games import store
+from games.kinds.cards import tournaments
+from games.rules import cards
 from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game, tap
+from tests.browser.helpers import (
+    DANISH,
+    ENGLISH,
+    Language,
+    card_seat_phones,
+    create_game,
+    play_a_card,
+    tap,
+)
+from tests.browser.test_computer_pace import WATCH_REVEALS
 
 # What each phone records: the vibrations asked for, and a page that can be sent to the
 # background (Playwright's pages are always in front).
 PHONE_HOOKS = """
 window.vibrations = [];
-navigator.vibrate = (pattern) => { window.vibrations.push(pattern); return true; };
+window.vibratedAt = [];
+navigator.vibrate = (pattern) => {
+  window.vibrations.push(pattern);
+  window.vibratedAt.push(performance.now());
+  return true;
+};
 window.inBackground = false;
 Object.defineProperty(document, "visibilityState", {
   get: () => (window.inBackground ? "hidden" : "visible"),
@@ -97,3 +116,79 @@ def test_a_seat_s_phone_follows_the_rematch_in_its_own_seat(
     expect(ben.locator("#turn-signal")).to_have_attribute("data-my-seat", "1")
     expect(ben.get_by_role("button", name=WORDS[language.code]["sound"])).to_be_visible()
     expect(host.locator("#seat-links")).to_contain_text("Ben")
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_a_turn_after_the_computers_is_told_once_their_cards_have_been_shown(
+    open_browser: Callable[..., Any], settings: Any, language: Language
+) -> None:
+    settings.THIRTY_PACE_MS = 600
+    players = [store.Player("Anna"), store.Player("Bo", True), store.Player("Cy", True)]
+    game, host_key = tournaments.create_card_game("Pace", players, cards.CardRules())
+    anna = card_seat_phones(open_browser, game, host_key, language, hooks=PHONE_HOOKS)[0]
+    expect(anna.locator("html")).to_have_attribute("data-your-turn", "true")
+    anna.evaluate(WATCH_REVEALS)
+    play_a_card(anna)
+    # The computers answer at once, and it is Anna's turn again; while their cards come in one
+    # by one, her hand waits and nothing tells her yet.
+    anna.wait_for_function("() => window.reveals.length >= 1")
+    pacing, hand_waits, told = anna.evaluate(
+        "() => [document.body.classList.contains('pacing'),"
+        " !document.querySelector('#hand button:enabled'), window.vibrations.length]"
+    )
+    assert not pacing or (hand_waits and told == 0)
+    anna.wait_for_function("() => !document.body.classList.contains('pacing')", timeout=20_000)
+    banner = anna.locator("#deal-banner")
+    if banner.is_visible():  # a computer lost the deal: its end is shown first
+        banner.get_by_role("button", name="OK").click()
+    anna.wait_for_function("() => window.vibrations.length >= 1")
+    expect(anna.locator("#hand button:disabled")).to_have_count(0)
+    # Told as the last card comes in (in the same moment, give or take the observer's turn).
+    last_card_shown = anna.evaluate("window.reveals.at(-1)[1]")
+    assert anna.evaluate("window.vibratedAt[0]") >= last_card_shown - 50
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_the_next_deals_first_turn_is_told_once_the_deal_end_is_tapped_away(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    players = [store.Player("Anna"), store.Player("Ben")]
+    game, host_key = tournaments.create_card_game("Cards", players, cards.CardRules(tokens=2))
+    phones = card_seat_phones(open_browser, game, host_key, language, hooks=PHONE_HOOKS)
+    for phone in phones.values():
+        phone.evaluate(WATCH_BANNER)
+    while True:  # each plays their first legal card, from the table, until the deal is over
+        game.refresh_from_db()
+        state = tournaments.load_tournament(game)
+        if state.deals:
+            break
+        store.play(game.pk, state.to_move() or 0, state.legal_moves()[0], version=game.version)
+    starter = state.to_move()
+    assert starter is not None
+    phone = phones[starter]
+    banner = phone.locator("#deal-banner")
+    expect(banner).to_be_visible()
+    # The deal's end is on the screen: the next deal's first turn waits, its hand too.
+    expect(phone.locator("#hand button:enabled")).to_have_count(0)
+    banner.get_by_role("button", name="OK").click()
+    expect(banner).to_be_hidden()
+    phone.wait_for_function("() => window.vibratedAt.some(at => at >= window.tappedAt)")
+    expect(phone.locator("#hand button:disabled")).to_have_count(0)
+    expect(phone.locator("html")).to_have_attribute("data-your-turn", "true")
+    # Nothing was told between the banner coming up and the tap that took it away.
+    shown, tapped = phone.evaluate("[window.shownAt, window.tappedAt]")
+    assert not [at for at in phone.evaluate("window.vibratedAt") if shown <= at < tapped]
+
+
+# Notes when the deal banner comes up and when it is tapped away, in page time.
+WATCH_BANNER = """() => {
+  window.shownAt = null;
+  window.tappedAt = null;
+  document.addEventListener("click", (event) => {
+    if (event.target.closest("[data-close-banner]")) window.tappedAt = performance.now();
+  }, {capture: true});
+  new MutationObserver(() => {
+    const banner = document.getElementById("deal-banner");
+    if (banner && !banner.hidden && window.shownAt === null) window.shownAt = performance.now();
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""

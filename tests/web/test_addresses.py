@@ -8,12 +8,9 @@ import datetime
 import ipaddress
 import json
 import os
-import signal
-import socket
 import ssl
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -27,6 +24,7 @@ from django.test import Client, override_settings
 
 from games import cache
 from tests.factories import make_game
+from tests.servers import free_port, server_env, serving, wait_until_healthy
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
@@ -112,28 +110,16 @@ def test_the_server_speaks_https_with_a_certificate_and_links_stay_on_loopback(
     tmp_path: Path,
 ) -> None:
     cert, key = _certificate(tmp_path)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("DEBUG", "SITE_URL", "DATABASE_URL", "SECRET_KEY", "THIRTY_PASSWORD")
-    } | {
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "THIRTY_DATA_DIR": str(tmp_path),
-        "CERT": str(cert),
-        "KEY": str(key),
-        "WEB_WORKERS": "1",
-    }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "thirty.serve"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
+    port = free_port()
+    env = server_env(
+        {
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "THIRTY_DATA_DIR": str(tmp_path),
+            "CERT": str(cert),
+            "KEY": str(key),
+            "WEB_WORKERS": "1",
+        }
     )
     trusted = ssl.create_default_context(cafile=str(cert))
     base = f"https://127.0.0.1:{port}"
@@ -150,25 +136,13 @@ def test_the_server_speaks_https_with_a_certificate_and_links_stay_on_loopback(
         except urllib.error.HTTPError as error:
             return error.code, error.read().decode()
 
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if fetch("/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert server.poll() is None, server.stdout.read().decode()  # type: ignore[union-attr]
-            assert time.monotonic() < deadline, "the server did not answer over HTTPS"
-            time.sleep(0.25)
+    with serving([sys.executable, "-m", "thirty.serve"], env) as server:
+        wait_until_healthy(server, lambda path: fetch(path)[0])
         status, created = fetch("/api/games", {"players": ["Anna", "Ben"]})
         assert status == 201
         game = json.loads(created)["id"]
         status, page = fetch(f"/g/{game}/")
         # Listening on loopback only, the share link stays there, and says https.
         assert status == 200 and f"{base}/g/{game}/" in page
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
     printed = server.stdout.read().decode()  # type: ignore[union-attr]
     assert f"Thirty is serving https://127.0.0.1:{port}/ (this machine only)" in printed

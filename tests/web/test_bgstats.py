@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from html import unescape
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
+from games import store
 from games.models import Game
+from games.names import default_game_name
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
 from tests.web.test_players import thirty_game, thirty_s_game
@@ -64,3 +68,16 @@ def test_a_30s_game_says_the_fewest_points_win(client: Client) -> None:
 def test_a_game_still_going_offers_no_link(client: Client) -> None:
     game = play(make_game(), RuleTurn(20))
     assert "bgstats://" not in client.get(f"/g/{game.pk}/").content.decode()
+
+
+def test_a_name_the_app_made_up_is_logged_in_the_readers_language() -> None:
+    game = thirty_game()
+    store.name_by_day(game, ["Anna", "Ben", "Cleo"])
+    day = date.fromisoformat(game.name_default["day"])  # type: ignore[index]
+    for language in ("en", "da"):
+        reader = Client(headers={"Accept-Language": language})
+        with translation.override(language):
+            made_up = default_game_name(["Anna", "Ben", "Cleo"], day)
+        assert play_from_page(reader, game)["comments"] == made_up
+    with translation.override("da"):
+        assert " og Cleo" in default_game_name(["Anna", "Ben", "Cleo"], day)

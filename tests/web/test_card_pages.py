@@ -4,6 +4,7 @@ watcher who follows the table without ever seeing a hand."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -187,3 +188,36 @@ def test_a_table_of_four_with_a_computer_plays_a_five_token_tournament_to_the_en
     csv = watcher.get(f"/g/{game.pk}/sheet.csv").content.decode().splitlines()
     assert csv[0] == "Deal,Anna,Ben,Cleo,Robot" and len(csv) == len(state.deals) + 2
     assert csv[-1].split(",")[1:] == [str(t) for t in state.tokens]
+
+
+def test_the_deal_banner_names_the_total_the_loser_had_no_card_for() -> None:
+    from games.kinds.cards.table import build_table
+    from games.rules import cards
+
+    game, _ = tournaments.create_card_game(
+        "Cards", [store.Player("Anna"), store.Player("Ben")], cards.CardRules(tokens=2)
+    )
+    while True:  # each player plays their first legal card until the first deal is over
+        game.refresh_from_db()
+        state = tournaments.load_tournament(game)
+        if state.deals:
+            break
+        store.play(game.pk, state.to_move() or 0, state.legal_moves()[0], version=game.version)
+    view = state.view(None)
+    end = next(i for i, event in enumerate(view.log) if isinstance(event, cards.DealRecord))
+    record = view.log[end]
+    assert isinstance(record, cards.DealRecord)
+    loser = ["Anna", "Ben"][record.losers[0]]
+    played = [event.total for event in view.log[:end] if isinstance(event, cards.Played)]
+    page = Client().get(f"/g/{game.pk}/").content.decode()
+    banner = page.split('id="deal-banner"')[1].split("</p>")[0]
+    if record.reason == cards.NO_LEGAL_PLAY:
+        total = played[-1] if played else 0
+        assert f"Deal 1 is over: {loser} had no card for {total} and gives up a token." in banner
+    else:
+        assert "Deal 1 is over: the stock ran out, and Anna and Ben each give up a token." in banner
+    # A deal whose cards the kept log no longer holds is told without a total, never a wrong one.
+    trimmed = replace(view, log=view.log[end:])
+    over = build_table(trimmed, ["Anna", "Ben"], [False, False], [True, True]).deals[0].over
+    if record.reason == cards.NO_LEGAL_PLAY:
+        assert over == f"Deal 1 is over: {loser} had no card that fits and gives up a token."

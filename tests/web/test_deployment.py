@@ -5,11 +5,9 @@ from __future__ import annotations
 import io
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -19,6 +17,7 @@ from django.test import Client, override_settings
 
 from games.models import Game
 from tests.factories import make_game
+from tests.servers import free_port, server_env, serving, wait_until_healthy
 from thirty.network import lan_addresses
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,34 +122,11 @@ def test_make_run_serves_phones_on_the_lan_address_with_debug_off(tmp_path: Path
     if not addresses:
         pytest.skip("this machine has no address but loopback: no network for phones to use")
     lan = addresses[0]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("DEBUG", "SITE_URL", "DATABASE_URL", "SECRET_KEY", "THIRTY_PASSWORD")
-    } | {"PORT": str(port), "THIRTY_DATA_DIR": str(tmp_path)}
-    server = subprocess.Popen(
-        ["make", "run"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # make, then granian and its workers: stopped as one group
-    )
-    try:
+    port = free_port()
+    env = server_env({"PORT": str(port), "THIRTY_DATA_DIR": str(tmp_path)})
+    with serving(["make", "run"], env) as server:
         base = f"http://{lan}:{port}"
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if _get(f"{base}/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert server.poll() is None, server.stdout.read().decode()  # type: ignore[union-attr]
-            assert time.monotonic() < deadline, "make run did not answer on the LAN address"
-            time.sleep(0.25)
+        wait_until_healthy(server, lambda path: _get(base + path)[0])
         request = urllib.request.Request(
             f"{base}/api/games",
             data=json.dumps({"players": ["Anna", "Ben"]}).encode(),
@@ -165,9 +141,6 @@ def test_make_run_serves_phones_on_the_lan_address_with_debug_off(tmp_path: Path
         status, page = _get(f"{base}/no-such-page")
         assert status == 404 and "Traceback" not in page and "URLconf" not in page  # DEBUG off
         assert (tmp_path / "secret_key").exists() and (tmp_path / "thirty.sqlite3").exists()
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=20)
 
 
 def test_a_second_server_on_a_port_in_use_refuses_to_start(tmp_path: Path) -> None:

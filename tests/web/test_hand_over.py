@@ -10,7 +10,9 @@ from django.test import Client
 from games import claims
 from games.access import host_cookie_name, seat_cookie_name, seat_for_key
 from games.kinds.cards import tournaments
+from games.kinds.dice import moves as dice_moves
 from games.models import Game, Move, Seat, Turn
+from games.rules.dice.rolled import Action
 
 pytestmark = pytest.mark.django_db
 
@@ -80,10 +82,10 @@ def test_the_phone_that_lost_its_seat_is_told_why_once() -> None:
     version = Game.objects.get(pk=game.pk).version
     hand(host, game, 0, "computer")
     live = anna.get(f"/g/{game.pk}/live", {"v": str(version)}).content.decode()
-    assert "The host handed Anna’s seat to the computer" in live
+    assert "The host gave your seat to the computer" in live
     assert 'id="seat-notice" hx-swap-oob="true"' in live
     # Told once: the key's cookie goes with that answer, and the phone simply follows.
-    assert "handed" not in anna.get(f"/g/{game.pk}/").content.decode()
+    assert "gave your seat" not in anna.get(f"/g/{game.pk}/").content.decode()
     assert host.post(f"/g/{game.pk}/seats/2/reissue").status_code == 302
     page = ben.get(f"/g/{game.pk}/").content.decode()
     assert "The host gave Ben’s seat a new link" in page and 'id="hand"' not in page
@@ -134,3 +136,16 @@ def test_a_link_reissued_twice_before_a_claim_still_tells_the_phone_that_lost_it
     page = ben.get(f"/g/{game.pk}/")
     assert page.status_code == 200
     assert "The host gave Ben’s seat a new link" in page.content.decode()
+
+
+def test_a_seat_is_not_handed_over_in_the_middle_of_a_turn_and_the_host_is_told_why() -> None:
+    host = Client()
+    game = create(host, "thirty")
+    dice_moves.roll(game.pk, Action())  # Anna's turn with the app's dice: rolled once, not done
+    answer = host.post(f"/g/{game.pk}/seats/1/hand-over", {"to": "computer"})
+    assert answer.status_code == 409
+    # The same sentence for every kind of game: it names no dice.
+    assert answer.content.decode() == (
+        "A turn is under way: finish it first, then hand the seat over."
+    )
+    assert not Seat.objects.get(game=game, position=0).computer

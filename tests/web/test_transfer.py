@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date
 from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
+from games import store
 from games.access import host_cookie_name
 from games.models import Game
+from games.names import default_game_name
 from games.rules import dice as dice_rules
 from games.store import MAX_TURNS
 from games.transfer import GameFileError, export_game, import_game
@@ -160,3 +164,21 @@ def test_names_that_look_like_formulas_are_text_in_the_csv(client: Client) -> No
     play(game, dice_rules.Turn(20))
     header = client.get(f"/g/{game.pk}/sheet.csv").content.decode().splitlines()[0]
     assert header == "#,Roll,'=1+1,'+Ben,'-Cleo,'@Dan,'\tEve,Finn"
+
+
+def test_a_name_the_app_made_up_is_exported_in_the_language_of_whoever_exports_it() -> None:
+    game = played_game()
+    store.name_by_day(game, ["Anna", "Ben", "Cleo"])
+    day = date.fromisoformat(game.name_default["day"])  # type: ignore[index]
+    names = {}
+    for language in ("en", "da"):
+        host = Client(headers={"Accept-Language": language})
+        host.cookies[host_cookie_name(game)] = game.host_key  # type: ignore[attr-defined]
+        names[language] = host.get(f"/g/{game.pk}/export.json").json()["name"]
+        with translation.override(language):
+            assert names[language] == default_game_name(["Anna", "Ben", "Cleo"], day)
+    assert " og Cleo" in names["da"] and " and Cleo" in names["en"]
+    # The API's name stays the one the game was made with, whoever asks.
+    for language in ("en", "da"):
+        api = Client(headers={"Accept-Language": language}).get(f"/api/games/{game.pk}")
+        assert api.json()["name"] == game.name

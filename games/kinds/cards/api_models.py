@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
-from games.api.models import Answer, Keys, Request
+from games.api.models import Answer, GameName, Keys, Request
 from games.rules import cards as card_rules
 
 Colour = Literal["red", "black"]
@@ -76,7 +76,7 @@ class CardState(Answer):
     own key, `seed` only once the tournament is over."""
 
     id: str
-    name: str
+    name: GameName
     version: int
     rules: CardRules
     seats: list[CardSeat]

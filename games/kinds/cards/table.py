@@ -89,7 +89,8 @@ class SeatRow(charts.SeatKey):
 class DealRow:
     number: int
     cells: tuple[int, ...]
-    why: str
+    why: str  # the sheet's word on the deal
+    over: str  # the same as news, for the banner every phone shows as the deal ends
 
 
 @dataclass(frozen=True)
@@ -150,9 +151,32 @@ def tokens_chart_alt(seats: Sequence[SeatRow]) -> str:
     return _("Chart of each player’s tokens after every deal. Now: %(ends)s.") % {"ends": ends}
 
 
-def deal_row(record: cards.DealRecord, names: Sequence[str]) -> DealRow:
-    """A finished deal's row of the sheet, with what happened in words."""
-    return DealRow(record.number, record.cells, _deal_why(record, names))
+def deal_row(record: cards.DealRecord, names: Sequence[str], total: int | None = None) -> DealRow:
+    """A finished deal's row of the sheet, with what happened in words; `total`, where it is
+    known, is the total the deal ended on (`ended_on`), which its banner tells."""
+    return DealRow(
+        record.number, record.cells, _deal_why(record, names), _deal_over(record, names, total)
+    )
+
+
+def ended_on(events: Sequence[cards.Event]) -> dict[int, int]:
+    """The total each deal in `events` ended on, by its number: the one its loser had no card
+    for. The deal's record does not keep it; the last card played before it does, and a deal
+    that ends before any card is played ends on 0, where every deal starts. A stored
+    tournament keeps only its latest events (`cards.SNAPSHOT_LOG`): a deal whose cards were
+    cut off is left out."""
+    totals: dict[int, int] = {}
+    total: int | None = None
+    for event in events:
+        if isinstance(event, cards.Played):
+            total = event.total
+        elif isinstance(event, cards.DealStarted):
+            total = 0
+        elif isinstance(event, cards.DealRecord):
+            if total is not None:
+                totals[event.number] = total
+            total = None
+    return totals
 
 
 def build_table(
@@ -188,9 +212,16 @@ def build_table(
             LogLine(describe(event, names), number, computers[seat] if seat is not None else False)
             for number, event, seat in reversed(_worth_saying(view.log))
         ),
-        deals=tuple(deal_row(record, names) for record in view.deals),
+        deals=_deal_rows(view.deals, view.log, names),
         my_turn=my_turn,
     )
+
+
+def _deal_rows(
+    records: Sequence[cards.DealRecord], log: Sequence[cards.Event], names: Sequence[str]
+) -> tuple[DealRow, ...]:
+    totals = ended_on(log) if records else {}
+    return tuple(deal_row(record, names, totals.get(record.number)) for record in records)
 
 
 def _worth_saying(log: Sequence[cards.Event]) -> list[tuple[int, cards.Event, int | None]]:
@@ -264,6 +295,22 @@ def _deal_why(record: cards.DealRecord, names: Sequence[str]) -> str:
         "number": record.number,
         "name": losers,
     }
+
+
+def _deal_over(record: cards.DealRecord, names: Sequence[str], total: int | None) -> str:
+    """The deal's end as news, for the banner: the total the loser had no card for."""
+    losers = join_names([names[seat] for seat in record.losers])
+    if record.reason == cards.STOCK_RAN_OUT:
+        return _(
+            "Deal %(number)s is over: the stock ran out, and %(names)s each give up a token."
+        ) % {"number": record.number, "names": losers}
+    if total is None:  # its cards are no longer in the kept log: an old deal, never news
+        return _(
+            "Deal %(number)s is over: %(name)s had no card that fits and gives up a token."
+        ) % {"number": record.number, "name": losers}
+    return _(
+        "Deal %(number)s is over: %(name)s had no card for %(total)s and gives up a token."
+    ) % {"number": record.number, "name": losers, "total": total}
 
 
 def describe(event: cards.Event, names: Sequence[str]) -> str:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from games.api.models import Answer, Keys, Request, preset_of
+from games.api.models import Answer, GameName, Keys, Request, preset_of
 from games.api.openapi import GAME_ID, HOST_KEY, SEAT_KEY, Operation, Param
 from games.rules.dice import DICE, MAX_TOTAL, MIN_TOTAL, Effect
 from games.rules.dice.ruleset import (
@@ -218,7 +218,7 @@ class GameState(Answer):
     """A dice game: every rule key resolved, seats and turns numbered from 1."""
 
     id: str
-    name: str
+    name: GameName
     rules: DiceRules
     seats: list[DiceSeat]
     turns: list[TurnRow]

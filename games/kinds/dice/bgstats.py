@@ -58,7 +58,7 @@ def play_data(snapshot: Snapshot, ended: datetime) -> dict[str, Any]:
         },
         "playDate": started.strftime("%Y-%m-%d %H:%M:%S"),
         "durationMin": max(1, math.ceil((ended - game.created_at).total_seconds() / 60)),
-        "comments": game.name,
+        "comments": game.title,  # a made-up name in the language of whoever logs the play
         "players": [
             {
                 "name": name,

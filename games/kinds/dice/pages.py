@@ -24,7 +24,8 @@ from games.kinds.dice import chances, moves
 from games.kinds.dice.charts import render_chart
 from games.kinds.dice.describe import rules_summary
 from games.kinds.dice.explain import turn_summary
-from games.kinds.dice.sheet import Sheet, full_sheet, sheet_of, sheet_since
+from games.kinds.dice.latest import LATEST_SHOWN, latest_moves
+from games.kinds.dice.sheet import Sheet, full_sheet, last_rows, sheet_of, sheet_since
 from games.kinds.dice.stored import load_snapshot, position_of, rolling_turn, up_to
 from games.kinds.dice.table_dice import phone_parts, table_dice_check
 from games.kinds.dice.tray import before_roll_chance, recaps_of, tray_of, undone_turns
@@ -359,9 +360,14 @@ def _game_context(
     game = sheet.game
     rolling = rolling_turn(game)
     names = [seat.name for seat in sheet.seats]
+    tray = tray_of(rolling, names, hints=game.hints)
+    # The latest moves in words, for the table screen (the watcher's page shown large, with
+    # the same updates): a phone with a seat or the host's key never shows them.
+    watcher = not access.host and access.seat is None
     return {
         # A turn with dice the app rolls: every phone sees it, the roller (or host) acts on it.
-        "tray": tray_of(rolling, names, hints=game.hints),
+        "tray": tray,
+        "latest": latest_moves(last_rows(sheet, LATEST_SHOWN)) if watcher else None,
         "recaps": recaps_of(game, names) if rolling is None else (),
         "undone": undone_turns(game, names),
         "tray_controls": can_play and rolling is not None,

@@ -49,8 +49,10 @@ class SheetRow:
     total: int
     effect: str
     cells: tuple[SheetCell, ...]
-    why: str
+    why: str  # what the turn did, then the dice the app rolled for it (`said`, `dice`)
     by_computer: bool = False  # played by the computer for its seat
+    said: str = ""  # what the turn did, in words
+    dice: str = ""  # the dice the app rolled for it, in words; empty for a turn typed in
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,42 @@ def sheet_since(
     return sheet, False
 
 
+def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
+    """The last `count` rows of `sheet`'s game as it stood, the newest last: from `sheet` itself
+    where it holds them (a whole sheet, or an update with as many new rows), else read (two
+    queries, however long the game)."""
+    if len(sheet.rows) >= count or len(sheet.rows) == sheet.turn_count:
+        return sheet.rows[-count:] if count else ()
+    game = sheet.game
+    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    after = max(0, sheet.turn_count - count)
+    stored = load_rows(game, sheet.ruleset, [seat_id for seat_id, _ in seats], after=after)
+    names = [name for _, name in seats]
+    # A row written since `sheet` was read is not part of it.
+    return tuple(
+        _sheet_row(row, names, sheet.ruleset) for row in stored if row.number <= sheet.turn_count
+    )
+
+
+def _sheet_row(stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet) -> SheetRow:
+    said = explain_row(stored.row, names, ruleset)
+    dice = audit(stored.rolls, stored.hunt_rolls)
+    return SheetRow(
+        id=stored.id,
+        number=stored.number,
+        total=stored.row.turn.total,
+        effect=stored.row.effect.value,
+        cells=tuple(
+            SheetCell(value, seat == stored.row.roller)
+            for seat, value in enumerate(stored.row.cells)
+        ),
+        why=" ".join(part for part in (said, dice) if part),
+        by_computer=stored.by_computer,
+        said=said,
+        dice=dice,
+    )
+
+
 def _sheet(
     game: Game,
     names: Sequence[str],
@@ -185,28 +223,7 @@ def _sheet(
         )
         for seat, name in enumerate(names)
     )
-    sheet_rows = tuple(
-        SheetRow(
-            id=stored.id,
-            number=stored.number,
-            total=stored.row.turn.total,
-            effect=stored.row.effect.value,
-            cells=tuple(
-                SheetCell(value, seat == stored.row.roller)
-                for seat, value in enumerate(stored.row.cells)
-            ),
-            why=" ".join(
-                part
-                for part in (
-                    explain_row(stored.row, names, ruleset),
-                    audit(stored.rolls, stored.hunt_rolls),
-                )
-                if part
-            ),
-            by_computer=stored.by_computer,
-        )
-        for stored in rows
-    )
+    sheet_rows = tuple(_sheet_row(stored, names, ruleset) for stored in rows)
     last = rows[-1].row if rows else None
     return Sheet(
         game,

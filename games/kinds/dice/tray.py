@@ -232,7 +232,8 @@ def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] |
     if rolls is None:
         return ""
     steps = [
-        _("%(dice)s → set aside %(kept)s") % {"dice": _faces(r["dice"]), "kept": _faces(r["kept"])}
+        _("%(dice)s → set aside %(kept)s")
+        % {"dice": faces_text(r["dice"]), "kept": faces_text(r["kept"])}
         for r in rolls
     ]
     text = _("Dice rolled by the app: %(steps)s.") % {"steps": " · ".join(steps)}
@@ -241,11 +242,11 @@ def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] |
             "Hunt: %(dice)s, %(hits)s die found.",
             "Hunt: %(dice)s, %(hits)s dice found.",
             hunt["hits"],
-        ) % {"dice": _faces(hunt["dice"]), "hits": hunt["hits"]}
+        ) % {"dice": faces_text(hunt["dice"]), "hits": hunt["hits"]}
     return text
 
 
-def _faces(dice: Sequence[int] | None) -> str:
+def faces_text(dice: Sequence[int] | None) -> str:
     return " ".join(str(face) for face in dice or ())
 
 

@@ -245,8 +245,7 @@ class RolledTurn:
             "target": self.target,
             "hunt_rolls": hunt_rolls_json(self.hunt_rolls),
             "stopped": self.stopped,
-            "table": self.table,
-        }
+        } | ({"table": True} if self.table else {})
 
     @classmethod
     def from_json(cls, position: Position, data: dict[str, Any]) -> RolledTurn:

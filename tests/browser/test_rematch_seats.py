@@ -1,0 +1,70 @@
+"""A rematch keeps every seat: when the host starts one after a card tournament, each seat's
+phone follows into the same player's seat with its own hand and no new link, and the host's
+page and address move to the new game."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from games import store
+from games.kinds.cards import tournaments
+from games.models import Game
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import DANISH, ENGLISH, Language, create_card_game
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+NOT_TAKEN = {"en": "seat not taken", "da": "ikke taget endnu"}
+
+
+def hand(page: Any) -> set[str]:
+    return set(
+        page.locator("#hand [data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+    )
+
+
+@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
+def test_every_seats_phone_follows_the_rematch_into_its_own_seat_with_its_hand(
+    open_browser: Callable[..., Any], language: Language
+) -> None:
+    host = open_browser(PHONE, locale=language.locale)
+    create_card_game(host, PLAYERS, tokens=1, language=language)
+    game = Game.objects.get()
+    links = [host.locator(f"#seat-link-{seat}").input_value() for seat in (1, 2, 3)]
+    phones = []
+    for link in links:
+        phone = open_browser(PHONE, locale=language.locale)
+        phone.goto(link)
+        expect(phone.locator("#hand")).to_be_visible()
+        phones.append(phone)
+    old_address = phones[0].url
+    while True:  # each plays their first legal card, as their phones would, to the end
+        game.refresh_from_db()
+        state = tournaments.load_tournament(game)
+        if state.finished:
+            break
+        store.play(game.pk, state.to_move() or 0, state.legal_moves()[0], version=game.version)
+    host.get_by_role("button", name=language.rematch).click()
+    # The host's page and its address are the rematch's.
+    expect(host).not_to_have_url(re.compile(re.escape(game.pk)))
+    rematch = Game.objects.get(rematch_of=game)
+    expect(host).to_have_url(re.compile(f"/g/{re.escape(rematch.pk)}/$"))
+    expect(host.locator("h1")).to_be_visible()
+    expect(host.locator("#hand")).to_have_count(0)  # the host's key shows no hand
+    # Every phone is in the same player's seat there, with that seat's hand and only it.
+    dealt = tournaments.load_tournament(rematch).deal.hands
+    for seat, phone in enumerate(phones):
+        expect(phone).to_have_url(re.compile(f"/g/{re.escape(rematch.pk)}/"), timeout=15_000)
+        assert phone.url != old_address
+        expect(phone.locator("#turn-signal")).to_have_attribute("data-my-seat", str(seat))
+        expect(phone.locator("#hand [data-card]")).to_have_count(len(dealt[seat]))
+        assert hand(phone) == {card.code for card in dealt[seat]}
+    # No new link was needed: the table on the host's page has every seat taken.
+    expect(host.locator("#card-area .card-seats li")).to_have_count(len(PLAYERS))
+    expect(
+        host.locator("#card-area .card-seats .tag", has_text=NOT_TAKEN[language.code])
+    ).to_have_count(0)
