@@ -558,4 +558,14 @@
   document.addEventListener("focusin", (event) => {
     if (event.target.matches?.("input.copy")) event.target.select();
   });
+
+  // Dice thrown at the table: each face button adds a die to the field beside it (⌫ takes the
+  // last one off), so a roll is entered in a few taps, as the dice lie on the table.
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest?.(".dice-entry button.face");
+    if (!button) return;
+    const field = button.closest(".dice-entry").querySelector("[data-dice-entry]");
+    const faces = field.value.replace(/[^1-6]/g, "");
+    field.value = button.dataset.face ? (faces + button.dataset.face).slice(0, 6) : faces.slice(0, -1);
+  });
 })();

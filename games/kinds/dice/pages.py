@@ -226,9 +226,15 @@ def _parse_turn(post: Any) -> tuple[dict[str, Any], str | None]:
 
 
 def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
-    """One step of a turn with dice the app rolls, from the roller's phone or the host's."""
+    """One step of a rolled turn, from the roller's phone or the host's: with dice the app
+    rolls, or with the dice thrown at the table, entered roll by roll; or the last entry of
+    those taken back to be entered again."""
+    if request.POST.get("act") == "back":
+        return _take_back_entry(request, game, access)
     action, error = _parse_roll(request.POST, game)
-    if action is not None:
+    dice, dice_error = _parse_dice(request.POST.get("dice", ""))
+    error = error or dice_error
+    if action is not None and error is None:
         try:
             played = moves.roll(
                 game.pk,
@@ -236,6 +242,8 @@ def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespo
                 version=int_or_none(request.POST.get("v")),
                 seat=None if access.host else access.seat,
                 part=request.POST.get("part"),
+                dice=dice,
+                table=request.POST.get("act") == "throw",
             )
         except RuleError as rule_error:
             error = rule_error_message(rule_error)
@@ -251,6 +259,49 @@ def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespo
     if not request.htmx:
         response.status_code = 422
     return response
+
+
+def _take_back_entry(request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
+    """The roller corrects the last roll they entered of dice thrown at the table."""
+    error = None
+    try:
+        back = store.take_back_step(
+            game.pk,
+            None if access.host else access.seat,
+            version=int_or_none(request.POST.get("v")),
+        )
+    except RuleError as rule_error:
+        error = rule_error_message(rule_error)
+    except store.StaleVersionError:
+        error = _("Someone else changed the game first. Look at the dice and choose again.")
+    except store.NotYourTurnError:
+        error = _(NOT_YOUR_TURN)
+    except store.TurnInProgressError:
+        error = _("The app rolled these dice: they stay.")
+    if error is None:
+        if not request.htmx:
+            return redirect("game", game.pk)
+        sheet, replace = sheet_since(
+            back, int_or_none(request.POST.get("n")) or 0, int_or_none(request.POST.get("t"))
+        )
+        return _render_update(request, sheet, replace=replace, access=access, extra={})
+    response = _turn_panel(request, game, access, error)
+    if not request.htmx:
+        response.status_code = 422
+    return response
+
+
+DIE_FACES = "123456"
+
+
+def _parse_dice(raw: str) -> tuple[tuple[int, ...], str | None]:
+    """The faces of dice thrown at the table as the roller typed or tapped them ("665112",
+    or with spaces or commas between)."""
+    text = raw.replace(",", " ").replace(" ", "")
+    for mark in text:
+        if mark not in DIE_FACES:
+            return (), _("A die shows a number from 1 to 6, not %(value)s.") % {"value": mark}
+    return tuple(int(mark) for mark in text), None
 
 
 def _played(
@@ -275,7 +326,7 @@ def _parse_roll(post: Any, game: Game) -> tuple[rolled.Action | None, str | None
     roll (checkboxes), or as faces from a hint ("6,6"); the server never takes a die's face
     from the form in any other way."""
     act = post.get("act")
-    if act == "roll":
+    if act in ("roll", "throw"):
         return rolled.Action(), None
     if act == "hunt":
         return rolled.Action(hunt=True), None

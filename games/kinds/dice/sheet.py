@@ -184,7 +184,7 @@ def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
 
 def _sheet_row(stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet) -> SheetRow:
     said = explain_row(stored.row, names, ruleset)
-    dice = audit(stored.rolls, stored.hunt_rolls)
+    dice = audit(stored.rolls, stored.hunt_rolls, table=stored.table)
     return SheetRow(
         id=stored.id,
         number=stored.number,

@@ -64,6 +64,7 @@ class Tray:
     heal_amount: int
     hints: tuple[Hint, ...]
     fresh: int  # how many rolls the turn has had: the newest is drawn rolling
+    table: bool = False  # the dice are thrown at the table: the roller enters each roll
 
     @property
     def status(self) -> str:
@@ -131,6 +132,7 @@ def tray_of(turn: RolledTurn | None, names: Sequence[str], *, hints: bool) -> Tr
         heal_amount=min(margin or 0, position.points[turn.roller]),
         hints=_hints(turn) if hints and choosing else (),
         fresh=turn.rolls_made,
+        table=turn.table,
     )
 
 
@@ -227,16 +229,25 @@ def before_roll_chance(position: dice_rules.Position) -> str:
     return percent(odds.win_chance(6, 0, position.rules.beat_above, position.rules.set_aside))
 
 
-def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] | None) -> str:
-    """A rolled turn's audit trail in words, for the row's explanation."""
+def audit(
+    rolls: list[dict[str, Any]] | None,
+    hunt_rolls: list[dict[str, Any]] | None,
+    *,
+    table: bool = False,
+) -> str:
+    """A rolled turn's audit trail in words, for the row's explanation: dice the app rolled,
+    or dice thrown at the table and entered roll by roll (`table`)."""
     if rolls is None:
         return ""
-    steps = [
+    steps = " · ".join(
         _("%(dice)s → set aside %(kept)s")
         % {"dice": faces_text(r["dice"]), "kept": faces_text(r["kept"])}
         for r in rolls
-    ]
-    text = _("Dice rolled by the app: %(steps)s.") % {"steps": " · ".join(steps)}
+    )
+    if table:
+        text = _("Dice thrown at the table: %(steps)s.") % {"steps": steps}
+    else:
+        text = _("Dice rolled by the app: %(steps)s.") % {"steps": steps}
     for hunt in hunt_rolls or ():
         text += " " + ngettext(
             "Hunt: %(dice)s, %(hits)s die found.",
