@@ -57,9 +57,7 @@ def test_a_turn_thrown_at_the_table_is_entered_roll_by_roll_and_recorded_with_it
     assert api["turns"][0]["table"] is True and api["turns"][0]["seed_index"] is None
 
 
-def test_a_wrong_entry_is_told_and_changes_nothing_and_a_roll_entered_wrong_is_corrected() -> (
-    None
-):
+def test_a_wrong_entry_is_told_and_changes_nothing_and_a_roll_entered_wrong_is_corrected() -> None:
     game = make_game(players=["Anna", "Ben"])
     host = host_of(game)
     told = step(host, game, act="throw", dice="66511")
