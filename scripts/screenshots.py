@@ -852,7 +852,8 @@ def shoot_table_screens(browser: Any, base: str, outdir: Path) -> list[Path]:
     """The table screen (/g/<id>/table) of a card game a person and two computers are about
     to play, and of a dice game six turns in (the sixth rolled by the app), Cleo rolling the
     seventh."""
-    from games import store
+    from games.kinds.dice import moves as dice_moves
+    from games.kinds.dice import stored
     from games.rules.dice import bot as dice_bot
     from games.rules.dice.rolled import Action
 
@@ -862,12 +863,12 @@ def shoot_table_screens(browser: Any, base: str, outdir: Path) -> list[Path]:
     for total, hunt in ((33, 2), (24, None), (31, 1), (28, None), (35, 3)):
         dice = enter_turn(base, dice, {"total": total} | ({"hunt": hunt} if hunt else {}))
     # Ben's turn with the app's dice, played as the computer would, then Cleo's first roll.
-    rolling = store.roll(dice["id"], Action())
-    while not isinstance(rolling, store.Recorded):
-        turn = store.rolling_turn(rolling, store.load_position(rolling))
+    rolling = dice_moves.roll(dice["id"], Action())
+    while dice_moves.row_written(rolling) is None:
+        turn = stored.rolling_turn(rolling.game)
         assert turn is not None
-        rolling = store.roll(dice["id"], dice_bot.rolled_action(turn))
-    store.roll(dice["id"], Action())
+        rolling = dice_moves.roll(dice["id"], dice_bot.rolled_action(turn))
+    dice_moves.roll(dice["id"], Action())
     views = [("cards", cards, "en", "phone"), ("dice", dice, "en", "laptop")]
     views += [("cards", cards, "da", "laptop"), ("dice", dice, "da", "phone")]
     views += [("dice", dice, "en", "phone"), ("dice", dice, "da", "laptop")]

@@ -23,9 +23,10 @@ def host_of(game: Game) -> Client:
     return client
 
 
-def step(client: Client, game: Game, **form: str) -> str:
+def step(client: Client, game: Game, **form: str | list[str]) -> str:
     game.refresh_from_db()
-    answer = client.post(f"/g/{game.pk}/move", {"v": str(game.version), **form}, headers=HTMX)
+    data: dict[str, str | list[str]] = {"v": str(game.version), **form}
+    answer = client.post(f"/g/{game.pk}/move", data, headers=HTMX)
     return answer.content.decode()
 
 
