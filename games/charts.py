@@ -215,7 +215,29 @@ def _point(line: Line, index: int) -> dict[str, object] | None:
 
 def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wide") -> str:
     """A player's share of games won after each finished game, as an SVG document."""
+    return render_over_games(
+        [(_("Games won (%)"), [round(float(rate) * 100) for _, rate in points])],
+        size,
+        y_title=_("Games won (%)"),
+        x_title=_("Finished games"),
+        no_data=_("No finished games yet"),
+        value_range=(0, 100),
+    )
+
+
+def render_over_games(
+    series: Sequence[tuple[str, Sequence[float]]],
+    size: str = "wide",
+    *,
+    y_title: str,
+    x_title: str,
+    no_data: str,
+    value_range: tuple[float, float] | None = None,
+) -> str:
+    """A player's figures game after game (one line each, in the chart's colours), as an SVG
+    document: their share of games won, or their luck and skill."""
     width, height = SIZES[size]
+    games = max((len(values) for _, values in series), default=0)
     chart = pygal.Line(
         style=Style(
             background="#ffffff",
@@ -227,34 +249,37 @@ def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wid
             major_guide_stroke_color="#cfc8bb",
             guide_stroke_dasharray="0",
             major_guide_stroke_dasharray="0",
-            colors=(COLOURS[0],),
+            colors=COLOURS[: max(1, len(series))],
             font_family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
             label_font_size=13,
             major_label_font_size=13,
             title_font_size=15,
+            legend_font_size=13,
             no_data_font_size=16,  # pygal's own size spills far out of a phone's picture
         ),
         width=width,
         height=height,
         explicit_size=True,
         js=(),
-        show_legend=False,
+        show_legend=len(series) > 1,
+        legend_at_bottom=True,
         css=(
             "file://style.css",
             "file://graph.css",
             "inline:.series .line{stroke-width:3px !important;stroke-opacity:1 !important}",
         ),
-        range=(0, 100),
-        y_title=_("Games won (%)"),
-        x_title=_("Finished games"),
+        range=value_range,
+        y_title=y_title,
+        x_title=x_title,
         dots_size=4,
-        show_minor_x_labels=len(points) <= 10,
-        x_labels_major_every=max(1, -(-len(points) // 10)) if len(points) > 10 else None,
+        show_minor_x_labels=games <= 10,
+        x_labels_major_every=max(1, -(-games // 10)) if games > 10 else None,
         truncate_label=-1,
         margin=12,
-        no_data_text=_("No finished games yet"),
+        no_data_text=no_data,
     )
-    chart.x_labels = [str(number) for number in range(1, len(points) + 1)]
-    chart.add(_("Games won (%)"), [round(float(rate) * 100) for _, rate in points])
+    chart.x_labels = [str(number) for number in range(1, games + 1)]
+    for label, values in series:
+        chart.add(label, list(values))
     svg: bytes = chart.render()
     return svg.decode()

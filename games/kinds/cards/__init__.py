@@ -88,6 +88,11 @@ class CardKind:
     def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
         return {}
 
+    player_template: str | None = None
+
+    def player_context(self, key: str) -> dict[str, Any] | None:
+        return None
+
     def rules_context(self) -> dict[str, Any]:
         return {"tokens": cards.CardRules().tokens}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, cast
 
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.kinds.dice import chances, moves
+from games.kinds.dice import chances, coach, moves
 from games.kinds.dice.charts import render_chart
 from games.kinds.dice.describe import rules_summary
 from games.kinds.dice.explain import turn_summary
@@ -568,3 +568,19 @@ def check_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     the browser to roll again (static/table-dice.js) and say whether all match."""
     game = get_object_or_404(Game, pk=game_id, kind=KIND)
     return render(request, "games/check_dice.html", table_dice_check(game))
+
+
+@require_GET
+def coaching_chart(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """A player's luck and skill game by game (`coach.render_coaching`), as an SVG picture."""
+    from games.names import name_key
+
+    objective = request.GET.get("objective", coach.BEAT)
+    if objective not in (coach.BEAT, coach.POINTS):
+        raise Http404
+    size = "narrow" if request.GET.get("size") == "narrow" else "wide"
+    figures = coach.player_figures(name_key(name.strip()))
+    response = HttpResponse(coach.render_coaching(figures, objective, size), "image/svg+xml")
+    # A picture: no scripts, and only the styles it carries.
+    response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
+    return response

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from django.utils.translation import gettext as _
 
 from games import charts
-from games.kinds.dice import bgstats
+from games.kinds.dice import bgstats, coach
 from games.kinds.dice import charts as dice_charts
 from games.kinds.dice.explain import explain_row, undo_question
 from games.kinds.dice.stored import (
@@ -72,6 +72,8 @@ class Sheet:
     # The end-of-game highlights and the BG Stats link, once the game is over and the sheet
     # was built whole.
     summary: dice_charts.Summary | None = None
+    # Luck and skill, once the game is over, where any turn's rolls are known.
+    coaching: coach.Coaching | None = None
     bgstats_url: str | None = None
 
     @property
@@ -130,6 +132,7 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
         sheet = replace(
             sheet,
             summary=dice_charts.summary(snapshot),
+            coaching=coach.coaching(snapshot),
             bgstats_url=bgstats.link(
                 bgstats.play_data(snapshot, ended or snapshot.game.updated_at)
             ),
@@ -184,7 +187,14 @@ def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
 
 def _sheet_row(stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet) -> SheetRow:
     said = explain_row(stored.row, names, ruleset)
-    dice = audit(stored.rolls, stored.hunt_rolls, table=stored.table)
+    dice = " ".join(
+        part
+        for part in (
+            audit(stored.rolls, stored.hunt_rolls, table=stored.table),
+            coach.what_if(stored.analysis),
+        )
+        if part
+    )
     return SheetRow(
         id=stored.id,
         number=stored.number,

@@ -48,6 +48,8 @@ class StoredRow:
     seed_index: int | None = None
     by_computer: bool = False  # the computer played it for its seat
     table: bool = False  # its rolls were thrown at the table and entered, not the app's
+    # What its set-asides cost and how its dice ran, as the row keeps it (`rules.dice.analysis`).
+    analysis: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ def _stored(
         seed_index if rolls is not None and not table else None,  # the app's dice only
         by_computer,
         table,
+        data.get("analysis"),
     )
 
 

@@ -80,8 +80,7 @@ class Plan:
 
     def value(self) -> Fraction:
         """What the whole turn is worth with this policy, before the first roll."""
-        scale = lcm(*(p.denominator for p in self.payoffs))
-        return self.solution.value(DICE, 0) / scale
+        return self.solution.value(DICE, 0) / payoff_scale(self.payoffs)
 
 
 # -- the hunt -------------------------------------------------------------------------------
@@ -277,10 +276,15 @@ def _cumulative(payoffs: tuple[Fraction, ...], set_aside: odds.SetAside) -> tupl
     return tuple(out)
 
 
+def payoff_scale(payoffs: Sequence[Fraction]) -> int:
+    """What the payoffs are multiplied by to be solved in whole numbers (`Plan.solution`)."""
+    return lcm(*(p.denominator for p in payoffs))
+
+
 @lru_cache(maxsize=256)
 def _solution(payoffs: tuple[Fraction, ...], set_aside: odds.SetAside) -> odds._Solution:
     """Best play for these payoffs, scaled to whole numbers (the scale changes no choice)."""
-    scale = lcm(*(p.denominator for p in payoffs))
+    scale = payoff_scale(payoffs)
     return odds._solve(tuple(int(p * scale) for p in payoffs), set_aside)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..engine import Chance, Outcome, SheetRow
 from ..errors import IllegalTurnError, MoveUnderWayError, NotYourTurnError, gettext_noop
-from . import bot, log
+from . import analysis, bot, log
 from .game import HEAL, Position, Row, Step, Turn
 from .rolled import Action, Ask, HuntRoll, Roll, RolledTurn, act, hunt_rolls_json, rolls_json
 from .ruleset import RuleSet
@@ -58,6 +58,8 @@ class DiceEvent:
     rolls: tuple[Roll, ...] | None = None
     hunt_rolls: tuple[HuntRoll, ...] = ()
     table: bool = False  # its dice were thrown at the table and entered roll by roll
+    # What each set-aside cost and how the dice ran (`analysis`), for a turn with its rolls.
+    analysis: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,8 @@ class DiceState:
         row = self.position.play(turn)
         number = self.rows + 1
         after = DiceState(self.position.after(row), number)
-        return after, DiceEvent(number, row, rolls, hunt_rolls, table)
+        judged = None if rolls is None else analysis.analyse(self.position, rolls).to_json()
+        return after, DiceEvent(number, row, rolls, hunt_rolls, table, judged)
 
     def outcome(self) -> Outcome | None:
         if not self.position.finished:
@@ -214,6 +217,8 @@ class DiceEngine:
             }
         if public.table:
             data["table"] = True
+        if public.analysis is not None:
+            data["analysis"] = public.analysis
         return [SheetRow(public.number, row.roller, row.cells, row.effect.value, data)]
 
     def computer_move(self, state: DiceState, seat: int, rng: random.Random) -> ComputerTurn:

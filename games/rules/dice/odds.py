@@ -113,6 +113,11 @@ def best_keep(
     return keep_choices(roll, kept, target, set_aside)[0].keep
 
 
+def keep_options(hand: tuple[int, ...], set_aside: SetAside = "any") -> tuple[tuple[int, ...], ...]:
+    """Every distinct legal set-aside from `hand` (dice high to low), each high to low."""
+    return _keeps(hand, set_aside)
+
+
 def win_chance(
     dice_left: int, kept: int, target: int = 30, set_aside: SetAside = "any"
 ) -> Fraction:
