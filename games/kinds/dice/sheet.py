@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from games import bgstats, charts
 from games.kinds.dice.explain import explain_row, undo_question
-from games.kinds.dice.tray import audit
+from games.kinds.dice.tray import audit, seed_number
 from games.models import Game, Seat, Turn
 from games.names import join_names
 from games.rules import dice as dice_rules
@@ -190,7 +190,7 @@ def _sheet(
                 part
                 for part in (
                     explain_row(stored.row, names, ruleset),
-                    audit(stored.rolls, stored.hunt_rolls),
+                    audit(stored.rolls, stored.hunt_rolls, seed_number(game, stored.seed_index)),
                 )
                 if part
             ),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -144,6 +144,7 @@ class Recap:
     rolls: tuple[tuple[Die, ...], ...]
     hunt_rolls: tuple[tuple[Die, ...], ...]
     by_computer: bool  # every phone shows a computer's rolls at a table's pace (data-pace)
+    seed: int | None = None  # the seed it was rolled with, from 1, once a game has had two
 
 
 def recaps_of(game: Game, names: Sequence[str]) -> tuple[Recap, ...]:
@@ -153,15 +154,16 @@ def recaps_of(game: Game, names: Sequence[str]) -> tuple[Recap, ...]:
     last = (
         Turn.objects.filter(game=game)
         .order_by("-number")
-        .values_list("number", "roller", "total", "rolls", "hunt_rolls", "by_computer")[
-            : len(names)
-        ]
+        .values_list(
+            "number", "roller", "total", "rolls", "hunt_rolls", "by_computer", "seed_index"
+        )[: len(names)]
     )
     recaps: list[Recap] = []
-    for number, roller, total, rolls, hunt_rolls, by_computer in last:
+    for number, roller, total, rolls, hunt_rolls, by_computer, seed_index in last:
         if rolls is None or (recaps and not by_computer):
             break  # typed in from the table's own dice, or a person's turn before computers'
-        recaps.append(_recap(game, names[roller], number, total, rolls, hunt_rolls, by_computer))
+        recap = _recap(game, names[roller], number, total, rolls, hunt_rolls, by_computer)
+        recaps.append(replace(recap, seed=seed_number(game, seed_index)))
         if not by_computer:
             break
     return tuple(reversed(recaps))
@@ -223,8 +225,21 @@ def before_roll_chance(position: dice_rules.Position) -> str:
     return percent(odds.win_chance(6, 0, position.rules.beat_above, position.rules.set_aside))
 
 
-def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] | None) -> str:
-    """A rolled turn's audit trail in words, for the row's explanation."""
+def seed_number(game: Game, seed_index: int | None) -> int | None:
+    """Which seed rolled a turn, numbered from 1 as the seed list numbers them, where a checker
+    needs it: in a game an undo reopened, which has rolled with more than one seed."""
+    if seed_index is None or not game.earlier_seeds:
+        return None
+    return seed_index + 1
+
+
+def audit(
+    rolls: list[dict[str, Any]] | None,
+    hunt_rolls: list[dict[str, Any]] | None,
+    seed: int | None = None,
+) -> str:
+    """A rolled turn's audit trail in words, for the row's explanation; with the number of the
+    seed that rolled it (`seed_number`)."""
     if rolls is None:
         return ""
     steps = [
@@ -238,6 +253,8 @@ def audit(rolls: list[dict[str, Any]] | None, hunt_rolls: list[dict[str, Any]] |
             "Hunt: %(dice)s, %(hits)s dice found.",
             hunt["hits"],
         ) % {"dice": _faces(hunt["dice"]), "hits": hunt["hits"]}
+    if seed is not None:
+        text += " " + _("Rolled with seed %(number)s.") % {"number": seed}
     return text
 
 
@@ -264,7 +281,11 @@ def undone_turns(game: Game, names: Sequence[str]) -> tuple[Undone, ...]:
             names[entry["roller"]],
             entry["total"],
             datetime.fromisoformat(entry["undone_at"]),
-            audit(entry["rolls"], entry.get("hunt_rolls")),
+            audit(
+                entry["rolls"],
+                entry.get("hunt_rolls"),
+                seed_number(game, entry.get("seed_index")),
+            ),
         )
         for entry in reversed(store.undone_turns(game))
     )
