@@ -140,7 +140,7 @@ class NewGame(Request):
         bool,
         Field(
             description="Dice made by the whole table (dice games): every roll mixes the"
-            " server's seed with a part from the phone asking for it"
+            " server's seed with a part of it from every phone at the table"
         ),
     ] = False
 
@@ -190,7 +190,8 @@ class NewRoll(Request):
         str | None,
         Field(
             description="With table_dice: HMAC-SHA256 under this phone's secret of"
-            ' "thirty:part:v:<version>", in hex (the version is required then)',
+            ' "thirty:part:<table_label>", the label of the next roll as the state at'
+            " `version` gives it, in hex (the version is required then)",
             pattern="^[0-9a-f]{64}$",
         ),
     ] = None
@@ -319,6 +320,13 @@ class GameState(Answer):
     undone_turns: list[UndoneTurn] = []
     hints: Annotated[bool, Field(description="Whether the roller's phone shows the odds")] = False
     table_dice: Annotated[bool, Field(description="Whether the table makes the dice")] = False
+    table_label: Annotated[
+        str | None,
+        Field(
+            description="With table_dice, until the game is over: the label of the next roll,"
+            ' "t:<turn>:<rolls so far>", which every phone makes its part of that roll for'
+        ),
+    ] = None
     seed_sha256: Annotated[
         str, Field(description="SHA-256 of the secret seed of the dice the app rolls")
     ] = ""

@@ -23,6 +23,7 @@ from games.cache import current_version, peek, remember, remembered
 from games.kinds import SHARED_ANSWER
 from games.models import Game, Seat, Turn
 from games.rules import dice as dice_rules
+from games.store.seeds import next_roll_label
 
 _GAP = len("}")
 
@@ -115,6 +116,7 @@ def _build(game: Game) -> State:
             "undone_turns": [_numbered(entry) for entry in undone],
             "hints": game.hints,
             "table_dice": game.table_dice,
+            "table_label": next_roll_label(game) if game.table_dice else None,
             "seed_sha256": game.seed_sha256,
             "earlier_seeds": game.earlier_seeds,
             # The seed shows once the game is over, so that anyone can roll every turn again.

@@ -362,8 +362,9 @@ def _list(dice: tuple[int, ...] | None) -> list[int] | None:
 
 def table_dice(seed: bytes, part: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
     """The dice of a roll in a game whose dice the whole table makes: the server's secret seed
-    mixed with the part that the phone asking for the roll sent (`chance.table_part`). Neither
-    alone decides a die, and both are shown once the game is over, so anyone can roll again.
+    mixed with the phones' parts of the roll (`chance.table_part`), joined in the order the
+    roll keeps them. Neither alone decides a die, and all are shown once the game is over, so
+    anyone can roll again.
 
     Drawn from SHA-256 blocks rather than Python's generator, so that the check page can roll
     every turn again in the browser: a byte below 252 gives the die `byte % 6 + 1` (252 is the
