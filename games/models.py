@@ -95,7 +95,7 @@ class Game(models.Model):
     # ({"seed", "seed_sha256"}): public, so that every earlier roll can still be checked.
     earlier_seeds = models.JSONField(default=list, blank=True)
     # The dice are made by the whole table: every roll mixes the server's seed with a part
-    # from the phone that asked for it (`TablePart`, `TableRoll`). Off by default.
+    # of every phone at the table (`TablePart`, `RollPart`, `TableRoll`). Off by default.
     table_dice = models.BooleanField(default=False)
 
     everything = models.Manager()  # deleted games too: only for restoring them
@@ -338,16 +338,45 @@ class TablePart(models.Model):
         return f"{self.game_id} part of {self.seat}"
 
 
+class RollPart(models.Model):
+    """One phone's part of the next roll of a game whose dice the whole table makes: HMAC-SHA256
+    under the phone's secret of the roll's label (`games.rules.chance.roll_label`), which every
+    phone but the roller's sends as soon as it sees whose roll it is. The roll mixes in every
+    part sent before it (`TableRoll.parts`)."""
+
+    game = models.ForeignKey(Game, related_name="roll_parts", on_delete=models.CASCADE)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # null: the host's phone
+    label = models.CharField(max_length=40)
+    part = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["game", "label", "seat"], name="roll_part_per_seat"),
+            models.UniqueConstraint(
+                fields=["game", "label"],
+                condition=models.Q(seat__isnull=True),
+                name="roll_part_host",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.label} part of {self.seat}"
+
+
 class TableRoll(models.Model):
-    """Which phone's part rolled one roll of a table's dice, and the label it was made for:
-    with the revealed secret, anyone checks the part, then the dice."""
+    """One roll of a table's dice: the label it was made for, the phone whose request rolled
+    it, and every phone's part that went into it, in the order they were mixed. With the
+    revealed secrets, anyone checks each part, then the dice."""
 
     game = models.ForeignKey(Game, related_name="table_rolls", on_delete=models.CASCADE)
     number = models.PositiveIntegerField()  # the turn
     step = models.PositiveSmallIntegerField()  # the roll within it, the hunt's counted after
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # whose part; null: host
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # who asked; null: host
     label = models.CharField(max_length=40)
-    part = models.CharField(max_length=64)
+    # [{"seat": 0 or None for the host's phone, "part": hex}], the host's first, then by
+    # seat; empty for a roll of the server's seed alone.
+    parts = models.JSONField(default=list)
 
     class Meta:
         ordering = ("number", "step")

@@ -1,7 +1,9 @@
 // Dice made by the whole table (games/rules/chance.py explains the scheme). On a game's page,
 // the host's and each player's phone keep a secret in this browser, join with its SHA-256
-// before the first roll, send a part of it with every roll they ask for, and show the secret
-// once the game is over. On the check page, every roll is rolled again here and compared.
+// before the first roll, send their part of each roll (HMAC of the roll's label): the phone
+// whose roll it is with the roll, every other as soon as it sees the roll is next; and they
+// show the secret once the game is over. On the check page, every roll is rolled again here
+// from the seed and every part, each part checked against its phone's secret.
 // SHA-256 comes from js-sha256 (static/sha256-1.0.0.min.js): the browser's own crypto.subtle
 // is missing on the plain-http address phones at the table use.
 (() => {
@@ -17,9 +19,10 @@
   };
   const partOf = (secret, label) => sha256.hmac(bytesOf(secret), "thirty:part:" + label);
 
-  // The dice of one roll, as games.rules.dice.rolled.table_dice draws them.
-  const rollAgain = (seed, part, turn, step, count) => {
-    const key = new Uint8Array(sha256.array(join(bytesOf(seed), bytesOf(part))));
+  // The dice of one roll, as games.rules.dice.rolled.table_dice draws them from the seed and
+  // the roll's parts, joined in the order the roll keeps them.
+  const rollAgain = (seed, parts, turn, step, count) => {
+    const key = new Uint8Array(sha256.array(join(bytesOf(seed), ...parts.map(bytesOf))));
     const dice = [];
     for (let block = 0; dice.length < count; block += 1) {
       const label = utf8(`:turn:${turn}:roll:${step}:${block}`);
@@ -47,15 +50,19 @@
     credentials: "same-origin",
   });
 
-  // A game's page: join, and show the secret at the end. Each is sent once, and again a
-  // moment later if it did not get through (a phone on a weak network, or a page busy with
-  // many updates at once); the server answers the same for a repeat.
+  // A game's page: join, send this phone's part of each roll, and show the secret at the
+  // end. Each is sent once, and again a moment later if it did not get through (a phone on a
+  // weak network, or a page busy with many updates at once); the server answers the same for
+  // a repeat. The region says which roll's part this phone has sent (data-sent).
   const sending = new Set();
+  const sent = new Set();
   const once = (what, url, fields) => {
     if (sending.has(what)) return;
     sending.add(what);
     const again = () => { sending.delete(what); setTimeout(tend, 1000); };
-    send(url, fields).then((answer) => { if (!answer.ok && answer.status >= 500) again(); }, again);
+    send(url, fields).then((answer) => {
+      if (answer.ok) { sent.add(what); tend(); } else if (answer.status >= 500) again();
+    }, again);
   };
   const tend = () => {
     const area = document.getElementById("table-dice");
@@ -63,6 +70,13 @@
     const secret = secretFor(area.dataset.game);
     if (area.dataset.joined === "0") {
       once("join", area.dataset.url, { commitment: sha256(bytesOf(secret)) });
+      return;
+    }
+    const label = area.dataset.label;
+    if (label && area.dataset.finished === "0" && area.dataset.withhold === "0") {
+      const what = "part " + label;
+      if (sent.has(what)) area.dataset.sent = label;
+      else once(what, area.dataset.url, { label, part: partOf(secret, label) });
     }
     if (area.dataset.finished === "1" && area.dataset.revealed === "0") {
       once("reveal", area.dataset.url, { secret });
@@ -73,14 +87,16 @@
     // The region is replaced with every live update, whichever way it came (an update in
     // the stream, or a poll): look again whenever the page changes.
     new MutationObserver(tend).observe(document.body, { childList: true, subtree: true });
-    // Every dice move (a roll, or a typed-in turn, for the computers that roll after it) carries this
-    // phone's part for the version it saw.
+    // Every dice move (a roll, or a typed-in turn, for the computers that roll after it)
+    // carries this phone's part of the next roll, as the page it was asked from showed it.
     document.body.addEventListener("htmx:configRequest", (event) => {
       const area = document.getElementById("table-dice");
       const path = event.detail.path || "";
       if (!area || !area.dataset.url || !/\/(move|roll|turn)$/.test(path)) return;
-      const version = event.detail.parameters.v;
-      if (version) event.detail.parameters.part = partOf(secretFor(area.dataset.game), "v:" + version);
+      const label = area.dataset.label;
+      if (label && event.detail.parameters.v) {
+        event.detail.parameters.part = partOf(secretFor(area.dataset.game), label);
+      }
     });
   }
 
@@ -91,25 +107,33 @@
     const game = JSON.parse(data.textContent);
     const secrets = new Map();
     const problems = [];
+    const phone = (seat) => (seat === null ? "host" : "seat " + (seat + 1));
     for (const part of game.parts) {
       if (!part.secret) continue;
       if (sha256(bytesOf(part.secret)) !== part.commitment) {
-        problems.push(`${part.seat === null ? "host" : "seat " + (part.seat + 1)}: secret ≠ SHA-256`);
+        problems.push(`${phone(part.seat)}: secret ≠ SHA-256`);
       } else {
         secrets.set(part.seat, part.secret);
       }
     }
     if (sha256(bytesOf(game.seed)) !== game.seed_sha256) problems.push("seed ≠ SHA-256");
-    const unchecked = [];
+    let checked = 0;
+    let unchecked = 0;
     for (const roll of game.rolls) {
       const name = `${roll.number}.${roll.step + 1}`;
-      if (roll.part) {
-        const secret = secrets.get(roll.seat);
-        if (!secret) { unchecked.push(name); continue; }
-        if (partOf(secret, roll.label) !== roll.part) { problems.push(`${name}: part`); continue; }
+      let whole = true;
+      for (const entry of roll.parts) {
+        const secret = secrets.get(entry.seat);
+        if (!secret) whole = false;
+        else if (partOf(secret, roll.label) !== entry.part) problems.push(`${name}: ${phone(entry.seat)}`);
       }
-      const dice = rollAgain(game.seed, roll.part, roll.number, roll.step, roll.dice.length);
+      // Every roll rolls again from the parts it kept, also one whose parts cannot all be
+      // checked: its dice still follow from the seed and those parts, or do not.
+      const parts = roll.parts.map((entry) => entry.part);
+      const dice = rollAgain(game.seed, parts, roll.number, roll.step, roll.dice.length);
       if (dice.join(",") !== roll.dice.join(",")) problems.push(`${name}: ${roll.dice} ≠ ${dice}`);
+      if (whole) checked += 1;
+      else unchecked += 1;
     }
     const list = document.getElementById("check-list");
     for (const text of problems) {
@@ -117,10 +141,10 @@
       item.textContent = text;
       list.append(item);
     }
-    let message = problems.length ? `${result.dataset.bad} ${problems.length}` : result.dataset.ok;
-    if (unchecked.length) message += ` ${result.dataset.unchecked} ${unchecked.join(", ")}`;
-    result.textContent = message;
+    if (problems.length) result.textContent = `${result.dataset.bad} ${problems.length}`;
+    else result.textContent = unchecked ? result.dataset.some : result.dataset.ok;
     result.dataset.result = problems.length ? "mismatch" : "match";
-    result.dataset.checked = String(game.rolls.length - unchecked.length);
+    result.dataset.checked = String(checked);
+    result.dataset.unchecked = String(unchecked);
   }
 })();

@@ -108,7 +108,7 @@ def _new_game_model(kinds: tuple[str, ...]) -> type[BaseModel]:
                 bool,
                 Field(
                     description="Dice made by the whole table (dice games): every roll mixes the"
-                    " server's seed with a part from the phone asking for it"
+                    " server's seed with a part of it from every phone at the table"
                 ),
             ],
             False,

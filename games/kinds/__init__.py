@@ -126,7 +126,9 @@ class Kind(Protocol):
     rules_sections: Sequence[RulesSection]
     # Its own addresses, beside every kind's (its own pages, its API's own endpoints).
     urlpatterns: Sequence[URLPattern]
-    # Its section of a player's page, if it has one (the dice games' luck and skill).
+    # Its section of a player's page, if it has one (the dice games' luck and skill): drawn
+    # with the player's `stats`, and free to load what it shows by itself, so that the page
+    # costs the same however many kinds add a section.
     player_template: str | None
     # The host may play any seat's move through the API (nothing is hidden); else only the
     # seat's own key moves it.
@@ -151,11 +153,6 @@ class Kind(Protocol):
 
     def rules_context(self) -> dict[str, Any]:
         """The numbers its sections of the rules page quote (defaults and bounds)."""
-        ...
-
-    def player_context(self, key: str) -> dict[str, Any] | None:
-        """What its section of the page of the player whose name compares as `key` shows,
-        or None when it has nothing to show for them."""
         ...
 
     def check(self, rules: Mapping[str, Any], seats: int) -> None:

@@ -43,10 +43,13 @@ def rng(seed: Seed, label: str) -> random.Random:
 
 # -- dice made by the whole table ---------------------------------------------------------
 # Each phone at the table keeps a secret of its own and shows its SHA-256 before the first
-# roll. With every roll it asks for, it sends a part: HMAC-SHA256 of a label (the version of
-# the game it saw) under that secret, which the server cannot foresee. The dice come from the
-# server's seed and that part together (`games.rules.dice.rolled.table_dice`); at the end the
-# secrets are shown, and every part and every die can be checked.
+# roll. For each roll, each phone makes a part: HMAC-SHA256 under that secret of the roll's
+# label, which names the roll's place in the game (`roll_label`), so that nothing but the game
+# moving on gives a roll other parts. The phone whose roll it is sends its part with the
+# roll; every other phone sends its part as soon as it sees whose roll it is. The dice come
+# from the server's seed and every part sent before the roll, together, in a fixed order
+# (`mixed`; `games.rules.dice.rolled.table_dice`). At the end the secrets are shown, and
+# every part and every die can be checked.
 
 
 def is_digest(text: str) -> bool:
@@ -60,14 +63,23 @@ def commitment(secret: Seed) -> str:
     return seed_sha256(secret)
 
 
+def roll_label(turn: int, rolls: int) -> str:
+    """The label of the next roll, when turn number `turn` has had `rolls` rolls so far: a
+    turn the app rolled is never rolled again (the undo policy), so each label names one roll
+    (and the computers' turns that a request at it leads to), whatever else changes."""
+    return f"t:{turn}:{rolls}"
+
+
 def table_part(secret: Seed, label: str) -> str:
     """A phone's part of one roll, in hex."""
     message = f"thirty:part:{label}".encode()
     return hmac.new(seed_bytes(secret), message, hashlib.sha256).hexdigest()
 
 
-def mixed(seed: Seed, part: Seed) -> bytes:
-    return hashlib.sha256(seed_bytes(seed) + seed_bytes(part)).digest()
+def mixed(seed: Seed, *parts: Seed) -> bytes:
+    """The key of a roll's dice: the seed and every part, in the order the roll keeps them.
+    With one part or none this is what the table's dice were before every phone took part."""
+    return hashlib.sha256(seed_bytes(seed) + b"".join(seed_bytes(part) for part in parts)).digest()
 
 
 def block(key: bytes, label: str) -> bytes:
@@ -88,8 +100,9 @@ def seeded_dice(seed: bytes, turn: int, step: int, count: int) -> tuple[int, ...
 
 def table_dice(seed: bytes, part: bytes, turn: int, step: int, count: int) -> tuple[int, ...]:
     """The dice of a roll in a game whose dice the whole table makes: the server's secret seed
-    mixed with the part that the phone asking for the roll sent (`table_part`). Neither
-    alone decides a die, and both are shown once the game is over, so anyone can roll again.
+    mixed with the phones' parts of the roll (`table_part`), joined in the order the roll
+    keeps them. Neither alone decides a die, and all are shown once the game is over, so
+    anyone can roll again.
 
     Drawn from SHA-256 blocks rather than Python's generator, so that the check page can roll
     every turn again in the browser: a byte below 252 gives the die `byte % 6 + 1` (252 is the

@@ -220,14 +220,13 @@ def play(
             number = last_move_number(game)
             if number >= MAX_MOVES:
                 raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
-            move = engine.with_chance(
-                state, move, RequestChance(game, seat, part, version, required=True)
-            )
+            person = RequestChance(game, seat, part, version, required=True)
+            move = engine.with_chance(state, move, person)
             state, public = state.play(move, mover)
             assert mover is not None  # the game is going: `play` refused the move otherwise
             done = [Logged(mover, move, public)]
             _store_moves(engine, game, number, done)
-            followers = RequestChance(game, seat, part, version, required=False)
+            followers = person.for_followers()
             state, more = _computers_play(engine, game, state, computers, number + 1, followers)
             game = _settle(engine, game, state)
         return Played(game, state, tuple(logged.public for logged in (*done, *more)))

@@ -1,6 +1,8 @@
 """Where the dice the app rolls come from: each game's secret seed (its SHA-256 shown from
 the start, the seed itself once the game is over, a fresh one when an undo reopens it) and,
-in a game whose dice the whole table makes, the part of the phone that asked for the roll.
+in a game whose dice the whole table makes, every phone's part of the roll
+(`games.rules.chance`): the roller's, sent with the roll, and each other phone's, sent as
+soon as it saw whose roll it was (`send_part`).
 """
 
 from __future__ import annotations
@@ -9,30 +11,45 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
+from django.db import IntegrityError, transaction
+
 from games import rules
-from games.models import Game, Secret, TablePart, TableRoll
+from games.models import Game, RollPart, Secret, TablePart, TableRoll
 from games.rules import chance
 from games.rules.errors import gettext_noop
+from games.store.errors import TableDiceError
+
+Part = tuple[int | None, str]  # a phone's part: (its seat, None for the host's phone; hex)
 
 
 @dataclass(frozen=True)
 class Chance:
     """Where the dice of a request come from: the game's secret seed and, in a game whose dice
-    the whole table makes, the part of the phone that asked (`games.rules.chance`). An empty
-    part is the server's seed alone: a computer's turn that no phone's request led to."""
+    the whole table makes, the parts of the roll labelled `label`: the part of the phone that
+    asked (`part`, by `seat`) and those the other phones sent before (`others`). No part at
+    all is the server's seed alone: a computer's turn that opened the game."""
 
     game: Game
     seed: str = ""  # read when the first die is rolled, unless the caller has it already
     part: str = ""
     seat: int | None = None  # whose part: None for the host's phone
     label: str = ""
+    others: tuple[Part, ...] = ()
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """Every part, in the order they are mixed: the host's phone first, then by seat."""
+        mine: tuple[Part, ...] = ((self.seat, self.part),) if self.part else ()
+        return tuple(sorted((*mine, *self.others), key=_phone_order))
 
     def roller(self, number: int) -> Callable[[int, int], tuple[int, ...]]:
         """The dice of turn `number`, roll by roll; at a table's dice, each roll is logged with
-        the part that made it."""
+        the parts that made it."""
         seed = self.seed or _dice_seed(self.game)
         if not self.game.table_dice:
             return partial(_seeded, seed, number)
+        parts = self.parts
+        key = b"".join(bytes.fromhex(part) for _, part in parts)
 
         def roll(step: int, count: int) -> tuple[int, ...]:
             TableRoll.objects.create(
@@ -41,11 +58,9 @@ class Chance:
                 step=step,
                 seat=self.seat,
                 label=self.label,
-                part=self.part,
+                parts=[{"seat": seat, "part": part} for seat, part in parts],
             )
-            return chance.table_dice(
-                bytes.fromhex(seed), bytes.fromhex(self.part), number, step, count
-            )
+            return chance.table_dice(bytes.fromhex(seed), key, number, step, count)
 
         return roll
 
@@ -78,6 +93,14 @@ class RequestChance:
             self._seed = _dice_seed(self.game)
         return self._seed
 
+    def for_followers(self) -> RequestChance:
+        """The chance of the computers' turns that this request leads to: the same parts as
+        the request's own roll, where it rolled; else worked out when they first roll, with
+        the phone's part where it came and nothing required."""
+        follower = RequestChance(self.game, self.seat, self.part, self.version)
+        follower._seed, follower._source = self._seed, self._source
+        return follower
+
     def dice(self, number: int, step: int, count: int) -> tuple[int, ...]:
         if self._source is None:
             found = request_chance(
@@ -87,6 +110,11 @@ class RequestChance:
         return self._source.roller(number)(step, count)
 
 
+def _phone_order(part: Part) -> tuple[int, int]:
+    seat = part[0]
+    return (0, 0) if seat is None else (1, seat)
+
+
 NO_PART = gettext_noop(
     "This game's dice are made by the whole table, and this phone's part did not come with the"
     " roll. Reload the page and roll again."
@@ -94,25 +122,84 @@ NO_PART = gettext_noop(
 NOT_AT_TABLE = gettext_noop(
     "This phone has not joined the table's dice: reload the page, which joins it, and roll again."
 )
+OTHER_PART = gettext_noop(
+    "This phone sent another part for this roll before: reload the page and roll again."
+)
 
 
 def request_chance(
     game: Game, seat: int | None, part: str | None, version: int | None, *, required: bool
 ) -> Chance:
     """The dice of a request by the host (`seat` None) or a seat. At a table's dice, a part is
-    required for a person's roll (`required`); a request without one leaves the computers that
-    follow it the server's seed alone."""
+    required for a person's roll (`required`): the phone's part of the next roll as the
+    request found the game (`next_roll_label`). Every part the other phones sent for that
+    roll goes in too, and the computers' turns the request leads to roll with the same."""
     if not game.table_dice:
         return Chance(game)
+    label = _request_label(game)
+    sent = _sent_parts(game, label)
     if part is None or not chance.is_digest(part) or version is None:
         if required:
             raise rules.IllegalTurnError(NO_PART)
-        return Chance(game)
+        return Chance(game, label=label, others=sent)
     if not TablePart.objects.filter(game=game, seat=seat).exists():
         if required:
             raise rules.IllegalTurnError(NOT_AT_TABLE)
-        return Chance(game)
-    return Chance(game, part=part, seat=seat, label=f"v:{version}")
+        return Chance(game, label=label, others=sent)
+    if any(who == seat and other != part for who, other in sent):
+        # The same phone's part of one roll is one HMAC: two would be one too many.
+        raise rules.IllegalTurnError(OTHER_PART)
+    others = tuple((who, other) for who, other in sent if who != seat)
+    return Chance(game, part=part, seat=seat, label=label, others=others)
+
+
+def next_roll_label(game: Game) -> str | None:
+    """The label of the game's next roll, which every phone makes its part for; None once
+    the game is over (one query)."""
+    if game.finished:
+        return None
+    return _label(game.pk, game.turn_count)
+
+
+def _request_label(game: Game) -> str:
+    """The label of the next roll as the request found the game: its row as stored, before
+    the request's own writes (a typed-in turn is written before the computers after it
+    roll), which is the game the phone saw when it made its part."""
+    turns = Game.objects.filter(pk=game.pk).values_list("turn_count", flat=True).get()
+    return _label(game.pk, turns)
+
+
+def _label(game_id: str, turns: int) -> str:
+    number = turns + 1
+    return chance.roll_label(
+        number, TableRoll.objects.filter(game_id=game_id, number=number).count()
+    )
+
+
+def _sent_parts(game: Game, label: str) -> tuple[Part, ...]:
+    return tuple(RollPart.objects.filter(game=game, label=label).values_list("seat", "part"))
+
+
+def send_part(game: Game, seat: int | None, label: str, part: str) -> None:
+    """A phone's part of the next roll, sent before it (the host's phone when `seat` is
+    None); sending the same again changes nothing. Raises `TableDiceError` with the sentence
+    to show: a game not of the table's dice, a phone that has not joined, a roll that is no
+    longer the next, another part for the same roll."""
+    if not game.table_dice:
+        raise TableDiceError(gettext_noop("This game's dice are not made by the table."))
+    if not TablePart.objects.filter(game=game, seat=seat).exists():
+        raise TableDiceError(gettext_noop("This phone did not join the table's dice."))
+    if label != next_roll_label(game):
+        raise TableDiceError(
+            gettext_noop("That roll has been rolled already: this phone sends its next part.")
+        )
+    try:
+        with transaction.atomic():
+            RollPart.objects.create(game=game, seat=seat, label=label, part=part)
+    except IntegrityError:
+        known = RollPart.objects.filter(game=game, seat=seat, label=label).first()
+        if known is None or known.part != part:
+            raise TableDiceError(OTHER_PART) from None
 
 
 def revealed_seed(game: Game, *, finished: bool | None = None) -> str | None:

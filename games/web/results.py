@@ -17,7 +17,6 @@ from games.charts import render_results
 from games.history import game_choices
 from games.kinds import KINDS, kind_of
 from games.models import Game
-from games.names import name_key
 from games.players import MergeRefused, merge_plan, player_stats
 from games.web.common import HtmxHttpRequest, int_or_none
 
@@ -63,12 +62,7 @@ def player(request: HtmxHttpRequest, name: str) -> HttpResponse:
     stats = player_stats(name)
     if stats is None:
         raise Http404
-    key = name_key(name.strip())
-    sections = [
-        (kind.player_template, found)
-        for kind in KINDS.values()
-        if kind.player_template and (found := kind.player_context(key)) is not None
-    ]
+    sections = [kind.player_template for kind in KINDS.values() if kind.player_template]
     kinds = dict(game_choices())
     merged = None
     with suppress(signing.BadSignature):

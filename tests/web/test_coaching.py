@@ -66,6 +66,10 @@ def test_the_players_page_shows_both_figures_game_by_game() -> None:
     figures = coach.player_figures("anna")
     assert len(figures) == 2 and all(f.turns > 0 and f.lost > 0 for f in figures)
     page = Client().get("/players/Anna/").content.decode()
-    assert "Luck and skill, game by game" in page
+    assert 'hx-get="/players/Anna/coaching"' in page  # the section loads itself
+    section = Client().get("/players/Anna/coaching").content.decode()
+    assert "Luck and skill, game by game" in section and "Over 2 games" in section
+    assert "coaching.svg?objective=beat" in section
+    assert 'id="coaching" hidden' in Client().get("/players/Nobody/coaching").content.decode()
     chart: Any = Client().get("/players/Anna/coaching.svg")
     assert chart.status_code == 200 and chart["Content-Type"].startswith("image/svg+xml")

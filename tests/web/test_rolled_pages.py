@@ -10,12 +10,14 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import cache
+from games import cache, store
 from games.access import host_cookie_name
 from games.kinds.dice import moves as dice_moves
+from games.kinds.dice import stored
 from games.models import Game, Move, Secret, Turn
 from games.rules import dice as dice_rules
 from games.rules.dice.odds import keep_choices
+from games.rules.dice.rolled import Action
 from tests.factories import make_game, play, rolling
 from tests.web.test_seats import ANNA, BEN, seat_phone
 from tests.web.test_sheet_page import count_statements
@@ -239,3 +241,74 @@ def test_a_typed_in_turn_leaves_no_empty_dice_box() -> None:
     dice_moves.record_turn(game.pk, dice_rules.Turn(20))
     page = Client().get(f"/g/{game.pk}/").content.decode()
     assert '<div id="dice-area" class="dice-area"></div>' in page
+
+
+def roll_whole_turn(game_id: str) -> None:
+    """A turn with app-rolled dice, setting aside the highest die each time."""
+    dice_moves.roll(game_id, Action())
+    game = Game.objects.get(pk=game_id)
+    while (turn := stored.rolling_turn(game)) is not None:
+        ask = turn.ask()
+        action = Action(keep=(max(turn.rolls[-1].dice),)) if ask == "keep" else Action(hunt=True)
+        dice_moves.roll(game_id, action)
+        game = Game.objects.get(pk=game_id)
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "en",
+            {
+                "first": "Seed 1, shown when the game ended",
+                "last": "Seed 2, now that the game is over:",
+                "row": "Rolled with seed %s.",
+                "recap": "seed 2",
+            },
+        ),
+        (
+            "da",
+            {
+                "first": "Startværdi 1, vist, da spillet sluttede",
+                "last": "Startværdi 2, nu hvor spillet er slut:",
+                "row": "Slået med startværdi %s.",
+                "recap": "startværdi 2",
+            },
+        ),
+    ],
+)
+def test_a_reopened_game_numbers_its_seeds_and_each_rolled_turn_names_its_own(
+    language: str, words: dict[str, str]
+) -> None:
+    """A checker of a game an undo reopened finds which seed rolled each turn: the seeds are
+    numbered where they are shown, and every rolled turn's row and recap name the number."""
+    # Six points each: a hunt of six dice that all hit knocks a player out.
+    game, _ = dice_moves.create_game("Duel", ["Anna", "Ben"], dice_rules.RuleSet(start_points=6))
+    phone = Client(headers={"Accept-Language": language})
+    roll_whole_turn(game.pk)  # Anna's turn 1, with the first seed
+    if Game.objects.get(pk=game.pk).finished:
+        pytest.skip("Anna's first roll ended the game")  # a hunt of six hits: rare
+    dice_moves.record_turn(game.pk, dice_rules.Turn(36, 6))  # Ben's typed turn knocks Anna out
+    page = phone.get(f"/g/{game.pk}/").content.decode()
+    assert words["first"].split(",")[0] not in page  # one seed: no numbers yet
+    assert words["row"].split(" %")[0] not in page
+    store.undo(game.pk)  # reopened: the first seed is shown, a fresh one rolls on
+    roll_whole_turn(game.pk)  # Ben's turn 2, with the second seed
+    if Game.objects.get(pk=game.pk).finished:
+        pytest.skip("Ben's roll ended the game")
+    page = phone.get(f"/g/{game.pk}/").content.decode()
+    recap = page[page.index('class="recap') : page.index("recap-total")]
+    assert words["recap"] in recap
+    dice_moves.record_turn(game.pk, dice_rules.Turn(36, 6))  # Anna's typed turn knocks Ben out
+    game.refresh_from_db()
+    assert game.finished
+    page = " ".join(phone.get(f"/g/{game.pk}/").content.decode().split())
+    first, last = game.earlier_seeds[0]["seed"], Secret.objects.get(game=game).seed
+    assert f"{words['first']}" in page and f"<code>{first}</code>" in page
+    assert f"{words['last']} <code>{last}</code>" in page
+    rows = dict(re.findall(r'<tr id="turn-(\d)"[^>]*data-why="([^"]*)"', page))
+    assert words["row"] % 1 in rows["1"] and words["row"] % 2 in rows["2"]
+    assert "seed" not in rows["3"].lower() and "startværdi" not in rows["3"]  # typed in
+    # The replay of turn 2 says it too.
+    replay = phone.get(f"/g/{game.pk}/replay?turn=2").content.decode()
+    assert words["row"] % 2 in replay

@@ -1,6 +1,8 @@
 """Dice made by the whole table: every phone joins with the SHA-256 of a secret before the
-first roll, every roll mixes the server's seed with the part of the phone that asked, and at
-the end every secret is shown and every die re-derives, checked here independently."""
+first roll; every roll mixes the server's seed with the part of the phone that asked and the
+part every other phone sent as soon as it saw the roll was next, each made for the roll's
+label; at the end every secret is shown and every die re-derives, checked here
+independently. Nothing but the game moving on gives a roll a new label."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.models import TableRoll
+from games import store
+from games.models import Game, RollPart, TableRoll
 
 pytestmark = pytest.mark.django_db
 
@@ -39,18 +42,24 @@ class Phone:
         shown = self.secret if secret is None else secret
         return self.client.post(f"/g/{self.game['id']}/table-dice", {"secret": shown})
 
-    def part(self, version: int) -> str:
-        message = f"thirty:part:v:{version}".encode()
+    def part(self, label: str) -> str:
+        message = f"thirty:part:{label}".encode()
         return hmac.new(bytes.fromhex(self.secret), message, hashlib.sha256).hexdigest()
 
-    def roll(self, body: dict[str, Any], version: int, part: bool = True) -> Any:
-        body = body | {"version": version} | ({"part": self.part(version)} if part else {})
+    def send(self, label: str, part: str | None = None) -> Any:
+        """The part of the next roll this phone sends as soon as it sees the roll is next."""
+        body = {"label": label, "part": part or self.part(label)}
+        return self.client.post(f"/g/{self.game['id']}/table-dice", body)
+
+    def roll(self, body: dict[str, Any], state: dict[str, Any], part: bool = True) -> Any:
+        extra = {"part": self.part(state["table_label"])} if part else {}
+        body = body | {"version": state["version"]} | extra
         return post(self.client, f"/api/games/{self.game['id']}/roll", body, **self.headers)
 
 
-def independent_dice(seed: str, part: str, turn: int, step: int, count: int) -> list[int]:
-    """The table's dice as the rules page describes them, written again from the description."""
-    key = hashlib.sha256(bytes.fromhex(seed) + bytes.fromhex(part)).digest()
+def independent_dice(seed: str, parts: list[str], turn: int, step: int, count: int) -> list[int]:
+    """The table's dice as the rules describe them, written again from the description."""
+    key = hashlib.sha256(bytes.fromhex(seed) + b"".join(map(bytes.fromhex, parts))).digest()
     dice: list[int] = []
     block = 0
     while len(dice) < count:
@@ -69,23 +78,49 @@ def new_table(client: Client, **rules: Any) -> tuple[dict[str, Any], Phone, Phon
     return game, host, anna, ben
 
 
-def play_turn(phone: Phone, state: dict[str, Any]) -> dict[str, Any]:
+def step(phone: Phone, body: dict[str, Any], state: dict[str, Any], *others: Phone) -> Any:
+    """One step of `phone`'s turn, after every phone in `others` sent its part of it."""
+    for other in others:
+        assert other.send(state["table_label"]).status_code == 204
+    answer = phone.roll(body, state)
+    assert answer.status_code == 200, answer.json()
+    return answer.json()
+
+
+def play_turn(phone: Phone, state: dict[str, Any], *others: Phone) -> dict[str, Any]:
     """The rest of a turn, or a whole one when none is under way."""
     if state["turn_in_progress"] is None:
-        answer = phone.roll({}, state["version"])
-        assert answer.status_code == 200, answer.json()
-        state = answer.json()
+        state = step(phone, {}, state, *others)
     while (turn := state["turn_in_progress"]) is not None:
         body: dict[str, Any] = (
             {"keep": [max(turn["rolls"][-1]["dice"])]} if turn["ask"] == "keep" else {"hunt": True}
         )
-        answer = phone.roll(body, state["version"])
-        assert answer.status_code == 200, answer.json()
-        state = answer.json()
+        state = step(phone, body, state, *others)
     return state
 
 
-def test_a_whole_game_of_table_dice_checks_out(client: Client) -> None:
+def check(data: dict[str, Any]) -> int:
+    """Every roll of the check page's data, checked as a person with the revealed secrets
+    would: each part against its phone's secret, then the dice from the seed and every part.
+    The parts checked."""
+    secrets_by_seat = {part["seat"]: part["secret"] for part in data["parts"]}
+    checked = 0
+    for roll in data["rolls"]:
+        for entry in roll["parts"]:
+            secret = secrets_by_seat[entry["seat"]]
+            expected = hmac.new(
+                bytes.fromhex(secret), f"thirty:part:{roll['label']}".encode(), hashlib.sha256
+            ).hexdigest()
+            assert entry["part"] == expected
+            checked += 1
+        parts = [entry["part"] for entry in roll["parts"]]
+        assert roll["dice"] == independent_dice(
+            data["seed"], parts, roll["number"], roll["step"], len(roll["dice"])
+        )
+    return checked
+
+
+def test_a_whole_game_of_table_dice_mixes_every_phone_and_checks_out(client: Client) -> None:
     game, host, anna, ben = new_table(client, start_points=2)
     assert game["table_dice"]
     for phone in (host, anna, ben):
@@ -96,45 +131,108 @@ def test_a_whole_game_of_table_dice_checks_out(client: Client) -> None:
     for phone in (host, anna, ben):  # every SHA-256 is on every phone before the first roll
         assert hashlib.sha256(bytes.fromhex(phone.secret)).hexdigest()[:16] in page
     state = client.get(f"/api/games/{game['id']}").json()
-    missing = anna.roll({}, state["version"], part=False)
+    assert state["table_label"] == "t:1:0"
+    missing = anna.roll({}, state, part=False)
     assert missing.status_code == 422 and "part" in missing.json()["error"]
-    first = anna.roll({}, state["version"])
+    # The others send their parts of Anna's first roll as soon as they see it is next; a
+    # phone that sends another part for the same roll is refused, and so is an old label.
+    assert ben.send("t:1:0").status_code == 204
+    assert ben.send("t:1:0").status_code == 204  # the same again changes nothing
+    assert ben.send("t:1:0", host.part("t:1:0")).status_code == 409
+    assert host.send("t:1:0").status_code == 204
+    first = anna.roll({}, state)
     assert first.status_code == 200
+    roll = TableRoll.objects.get()
+    assert roll.seat == 0 and roll.label == "t:1:0"
+    assert roll.parts == [  # the host's phone first, then by seat
+        {"seat": None, "part": host.part("t:1:0")},
+        {"seat": 0, "part": anna.part("t:1:0")},
+        {"seat": 1, "part": ben.part("t:1:0")},
+    ]
+    assert first.json()["table_label"] == "t:1:1"
+    assert ben.send("t:1:0").status_code == 409  # rolled already
     # After the first roll nobody joins, and the secrets stay hidden till the end.
     late = Phone(game, "thirty_seat", game["seat_keys"][0], "X-Seat-Key")
     refused = late.join()
     assert refused.status_code == 409 and "started" in refused.content.decode()
     assert anna.join().status_code == 204  # the same phone again, after a reload
     assert anna.reveal().status_code == 409
-    state = play_turn(anna, first.json())
+    state = play_turn(anna, first.json(), host, ben)
     while not state["finished"]:
-        state = play_turn(anna if state["next_roller"] == 1 else ben, state)
+        if state["next_roller"] == 1:
+            state = play_turn(anna, state, host, ben)
+        else:
+            state = play_turn(ben, state, host, anna)
+    assert state["table_label"] is None
     assert ben.reveal(secrets.token_hex(32)).status_code == 409  # not the secret it committed
     for phone in (host, anna, ben):
         assert phone.reveal().status_code == 204
-    check = Client().get(f"/g/{game['id']}/check")
-    assert check.status_code == 200
-    data = check.context["check_data"]
-    assert data["seed"] == state["seed"] and len(data["rolls"]) == TableRoll.objects.count() > 0
-    secrets_by_seat = {part["seat"]: part["secret"] for part in data["parts"]}
-    for roll in data["rolls"]:
-        secret = secrets_by_seat[roll["seat"]]
-        expected_part = hmac.new(
-            bytes.fromhex(secret), f"thirty:part:{roll['label']}".encode(), hashlib.sha256
-        ).hexdigest()
-        assert roll["part"] == expected_part
-        assert roll["dice"] == independent_dice(
-            data["seed"], roll["part"], roll["number"], roll["step"], len(roll["dice"])
-        )
+    check_page = Client().get(f"/g/{game['id']}/check")
+    assert check_page.status_code == 200
+    data = check_page.context["check_data"]
+    assert data["seed"] == state["seed"] and len(data["rolls"]) == TableRoll.objects.count() > 1
+    assert all(len(roll["parts"]) == 3 for roll in data["rolls"])  # every phone, every roll
+    assert check(data) == 3 * len(data["rolls"])
     # A finished game of the table's dice is not reopened: every part is known now.
     undo = client.delete(f"/api/games/{game['id']}/turns/last", headers=host.headers)
     assert undo.status_code == 422
 
 
-def test_a_phone_that_never_joined_cannot_roll(client: Client) -> None:
+def test_no_change_but_a_move_gives_the_next_roll_other_parts(client: Client) -> None:
+    """A host who could see the other phones' parts could otherwise change the game (its
+    name, the hints) to have every phone make new parts, and roll when they suit."""
+    game, host, anna, ben = new_table(client)
+    for phone in (host, anna, ben):
+        assert phone.join().status_code == 204
+    before = client.get(f"/api/games/{game['id']}").json()
+    assert ben.send(before["table_label"]).status_code == 204
+    store.rename_game(game["id"], "Another name")
+    store.show_hints(game["id"], shown=True)
+    after = client.get(f"/api/games/{game['id']}").json()
+    assert after["version"] > before["version"]
+    assert after["table_label"] == before["table_label"]
+    assert ben.send(after["table_label"]).status_code == 204  # the part it sent stands
+    assert RollPart.objects.count() == 1
+    answer = anna.roll({}, after)
+    assert answer.status_code == 200
+    assert [entry["seat"] for entry in TableRoll.objects.get().parts] == [0, 1]
+
+
+def test_computers_after_a_typed_turn_roll_with_the_parts_of_the_turn_it_followed(
+    client: Client,
+) -> None:
+    body = {
+        "players": ["Anna", {"name": "Robot", "computer": True}],
+        "rules": {},
+        "table_dice": True,
+    }
+    game = post(client, "/api/games", body).json()
+    host = Phone(game, "thirty_host", game["host_key"], "X-Host-Key")
+    anna = Phone(game, "thirty_seat", game["seat_keys"][0], "X-Seat-Key")
+    for phone in (host, anna):
+        assert phone.join().status_code == 204
+    state = client.get(f"/api/games/{game['id']}").json()
+    assert host.send(state["table_label"]).status_code == 204
+    # Anna types in a turn from her own phone's page, with her part of the roll it found.
+    typed = anna.client.post(
+        f"/g/{game['id']}/turn",
+        {"total": "20", "v": state["version"], "part": anna.part(state["table_label"])},
+    )
+    assert typed.status_code in (200, 302)
+    robot = list(TableRoll.objects.filter(number=2))
+    assert robot and {roll.label for roll in robot} == {"t:1:0"}
+    assert robot[0].parts == [
+        {"seat": None, "part": host.part("t:1:0")},
+        {"seat": 0, "part": anna.part("t:1:0")},
+    ]
+    assert Game.objects.get(pk=game["id"]).turn_count == 2
+
+
+def test_a_phone_that_never_joined_cannot_roll_nor_send_a_part(client: Client) -> None:
     game, _host, anna, _ben = new_table(client)
     state = client.get(f"/api/games/{game['id']}").json()
-    refused = anna.roll({}, state["version"])
+    assert anna.send(state["table_label"]).status_code == 409
+    refused = anna.roll({}, state)
     assert refused.status_code == 422 and "joined" in refused.json()["error"]
     assert client.get(f"/api/games/{game['id']}").json()["version"] == state["version"]
 
@@ -144,3 +242,4 @@ def test_without_the_option_the_dice_come_from_the_seed_alone(client: Client) ->
     assert not game["table_dice"]
     answer = post(client, f"/api/games/{game['id']}/roll", {}, **{"X-Host-Key": game["host_key"]})
     assert answer.status_code == 200 and not TableRoll.objects.exists()
+    assert answer.json()["table_label"] is None

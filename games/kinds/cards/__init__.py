@@ -90,9 +90,6 @@ class CardKind:
 
     player_template: str | None = None
 
-    def player_context(self, key: str) -> dict[str, Any] | None:
-        return None
-
     def rules_context(self) -> dict[str, Any]:
         return {"tokens": cards.CardRules().tokens}
 

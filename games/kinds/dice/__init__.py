@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from games.api.openapi import Operation
 from games.kinds import CARD, CLAIM, Pages, Refusal, RulesSection, Standing
-from games.kinds.dice import api, api_models, chances, coach, moves, transfer
+from games.kinds.dice import api, api_models, chances, moves, transfer
 from games.kinds.dice.form import DiceRulesForm
 from games.kinds.dice.pages import DicePages
 from games.kinds.dice.state import game_state
@@ -104,10 +104,6 @@ class DiceKind:
         }
 
     player_template = "games/dice_player.html"
-
-    def player_context(self, key: str) -> dict[str, Any] | None:
-        summaries = coach.player_summaries(coach.player_figures(key))
-        return {"summaries": summaries} if summaries else None
 
     @property
     def urlpatterns(self) -> Sequence[URLPattern]:

@@ -115,7 +115,8 @@ class NewRoll(Request):
         str | None,
         Field(
             description="With table_dice: HMAC-SHA256 under this phone's secret of"
-            ' "thirty:part:v:<version>", in hex (the version is required then)',
+            ' "thirty:part:<table_label>", the label of the next roll as the state at'
+            " `version` gives it, in hex (the version is required then)",
             pattern="^[0-9a-f]{64}$",
         ),
     ] = None
@@ -230,6 +231,13 @@ class GameState(Answer):
     undone_turns: list[UndoneTurn] = []  # noqa: RUF012 (pydantic copies a field's default)
     hints: Annotated[bool, Field(description="Whether the roller's phone shows the odds")] = False
     table_dice: Annotated[bool, Field(description="Whether the table makes the dice")] = False
+    table_label: Annotated[
+        str | None,
+        Field(
+            description="With table_dice, until the game is over: the label of the next roll,"
+            ' "t:<turn>:<rolls so far>", which every phone makes its part of that roll for'
+        ),
+    ] = None
     seed_sha256: Annotated[
         str, Field(description="SHA-256 of the secret seed of the dice the app rolls")
     ] = ""

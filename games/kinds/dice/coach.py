@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Exists, OuterRef
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -202,19 +203,22 @@ class GameFigures:
 def player_figures(key: str) -> list[GameFigures]:
     """A player's skill and luck in every dice game they rolled analysed turns in, oldest
     first, from the analyses the rows keep (one query)."""
-    mine = Seat.objects.filter(name_key=key, game__deleted_at__isnull=True, game__kind=KIND)
+    rolled_by_them = Exists(
+        Seat.objects.filter(game=OuterRef("game"), position=OuterRef("roller"), name_key=key)
+    )
     rows = (
         Turn.objects.filter(
-            game__in=mine.values("game_id"), data__has_key="analysis", by_computer=False
+            rolled_by_them,
+            game__kind=KIND,
+            game__deleted_at__isnull=True,
+            data__has_key="analysis",
+            by_computer=False,
         )
         .order_by("game__created_at", "game_id", "number")
-        .values_list("game_id", "game__created_at", "roller", "data")
+        .values_list("game_id", "game__created_at", "data")
     )
-    seats = dict(mine.values_list("game_id", "position"))
     figures: dict[str, GameFigures] = {}
-    for game_id, created_at, roller, data in rows:
-        if seats.get(game_id) != roller:
-            continue
+    for game_id, created_at, data in rows:
         judged = data["analysis"]
         known = figures.get(game_id)
         figures[game_id] = GameFigures(

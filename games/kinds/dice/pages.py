@@ -34,6 +34,7 @@ from games.page_stream import Mark, Update
 from games.rules import RuleError, chance
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
+from games.store.seeds import next_roll_label, send_part
 from games.translate import rule_error_message
 from games.web.common import (
     HOST,
@@ -452,23 +453,35 @@ def _game_context(
         "seat_links_template": "games/seat_links.html",
         "exports": True,
         "stream_marks": {"n": sheet.turn_count, "t": sheet.last_turn_id},
-    } | _table_dice_context(game, access)
+    } | _table_dice_context(game, access, sheet.position.next_roller)
 
 
-def _table_dice_context(game: Game, access: Access) -> dict[str, Any]:
+def _table_dice_context(game: Game, access: Access, next_roller: int | None) -> dict[str, Any]:
     """The phones that make this game's dice, and whether this phone is one of them: the
-    host's and every seat's phone join by themselves (static/table-dice.js)."""
+    host's and every seat's phone join by themselves, and each sends its part of the next
+    roll as soon as it sees it (static/table-dice.js), but the phone that will roll it: a
+    seat's own on its turn, the host's for a seat no phone of its own joined for. That one
+    sends its part with the roll, so that nobody knows every part before the roll is asked
+    for."""
     if not game.table_dice:
         return {}
     parts = phone_parts(game)
     phone = access.host or access.seat is not None
     mine = None if access.host else access.seat  # the host's phone joins as the host
     own = next((part for part in parts if part.seat == mine), None) if phone else None
+    seated = {part.seat for part in parts}
+    rolls_next = (
+        next_roller is not None and next_roller not in seated
+        if access.host
+        else next_roller == mine
+    )
     return {
         "table_parts": parts,
         "table_phone": phone,
         "table_joined": own is not None,
         "table_revealed": own is not None and bool(own.secret),
+        "table_label": next_roll_label(game),
+        "table_withhold": rolls_next,
     }
 
 
@@ -540,8 +553,9 @@ def hints(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @require_POST
 @refusals_answered
 def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """A phone joins the table's dice (`commitment`) or, at the end, shows its secret
-    (`secret`); the page's script does both by itself (static/table-dice.js)."""
+    """A phone joins the table's dice (`commitment`), sends its part of the next roll (`label`
+    and `part`) or, at the end, shows its secret (`secret`); the page's script does each by
+    itself (static/table-dice.js)."""
     game, access = _dice_game(
         request,
         game_id,
@@ -552,6 +566,11 @@ def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     try:
         if "secret" in request.POST:
             store.reveal_table_secret(game.pk, seat, request.POST["secret"].strip().lower())
+        elif "label" in request.POST:
+            part = request.POST.get("part", "").strip().lower()
+            if not chance.is_digest(part):
+                return HttpResponseBadRequest(_("A phone's part is an HMAC-SHA256 in hex."))
+            send_part(game, seat, request.POST["label"], part)
         else:
             commitment = request.POST.get("commitment", "").strip().lower()
             if not chance.is_digest(commitment):
@@ -568,6 +587,20 @@ def check_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     the browser to roll again (static/table-dice.js) and say whether all match."""
     game = get_object_or_404(Game, pk=game_id, kind=KIND)
     return render(request, "games/check_dice.html", table_dice_check(game))
+
+
+@require_GET
+def coaching(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """A player's luck and skill over their dice games, for their page (`dice_player.html`)."""
+    from games.names import name_key
+
+    figures = coach.player_figures(name_key(name.strip()))
+    context = {
+        "name": name,
+        "summaries": coach.player_summaries(figures),
+        "chart_key": sum(hash((f.game_id, f.turns)) % 1000 for f in figures),
+    }
+    return render(request, "games/dice_coaching.html", context)
 
 
 @require_GET

@@ -20,7 +20,7 @@ from games.kinds.dice.stored import (
     position_of,
     rules_of,
 )
-from games.kinds.dice.tray import audit
+from games.kinds.dice.tray import audit, seed_number
 from games.models import Game, Seat, Turn
 from games.names import join_names
 from games.rules import dice as dice_rules
@@ -181,16 +181,25 @@ def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
     names = [name for _, name in seats]
     # A row written since `sheet` was read is not part of it.
     return tuple(
-        _sheet_row(row, names, sheet.ruleset) for row in stored if row.number <= sheet.turn_count
+        _sheet_row(game, row, names, sheet.ruleset)
+        for row in stored
+        if row.number <= sheet.turn_count
     )
 
 
-def _sheet_row(stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet) -> SheetRow:
+def _sheet_row(
+    game: Game, stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet
+) -> SheetRow:
     said = explain_row(stored.row, names, ruleset)
     dice = " ".join(
         part
         for part in (
-            audit(stored.rolls, stored.hunt_rolls, table=stored.table),
+            audit(
+                stored.rolls,
+                stored.hunt_rolls,
+                seed_number(game, stored.seed_index),
+                table=stored.table,
+            ),
             coach.what_if(stored.analysis),
         )
         if part
@@ -233,7 +242,7 @@ def _sheet(
         )
         for seat, name in enumerate(names)
     )
-    sheet_rows = tuple(_sheet_row(stored, names, ruleset) for stored in rows)
+    sheet_rows = tuple(_sheet_row(game, stored, names, ruleset) for stored in rows)
     last = rows[-1].row if rows else None
     return Sheet(
         game,
@@ -244,5 +253,5 @@ def _sheet(
         last_turn_id,
         position,
         undo_question=None if last is None else undo_question(last, names, ruleset),
-        undo_allowed=not rows or rows[-1].rolls is None,
+        undo_allowed=not rows or rows[-1].rolls is None or rows[-1].table,
     )

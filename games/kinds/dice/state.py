@@ -24,6 +24,7 @@ from games.kinds import SHARED_ANSWER
 from games.kinds.dice.stored import StoredRow, load_rows, rules_of, state_of, undone_turns
 from games.models import Game, Seat, Turn
 from games.rules.dice.rolled import RolledTurn
+from games.store.seeds import next_roll_label
 
 _GAP = len("}")
 
@@ -117,6 +118,7 @@ def _build(game: Game) -> State:
             "undone_turns": [_numbered(entry) for entry in undone],
             "hints": game.hints,
             "table_dice": game.table_dice,
+            "table_label": next_roll_label(game) if game.table_dice else None,
             "seed_sha256": game.seed_sha256,
             "earlier_seeds": game.earlier_seeds,
             # The seed shows once the game is over, so that anyone can roll every turn again.

@@ -1,6 +1,6 @@
 """The dice the whole table makes (`Game.table_dice`), as the pages show them: each phone's
 SHA-256 before the first roll, its secret once shown, and for the check page every roll with
-the part that made it, for the browser to roll again."""
+every phone's part that went into it, for the browser to roll again."""
 
 from __future__ import annotations
 
@@ -36,8 +36,10 @@ def phone_parts(game: Game) -> list[PhonePart]:
 
 
 def table_dice_check(game: Game) -> dict[str, Any]:
-    """What the check page shows and its script checks: every roll, its dice, the part that
-    made it and whose it was; the seed and the secrets once they are shown."""
+    """What the check page shows and its script checks: every roll, its dice, the label it was
+    made for and every part that went into it, whose each was; the seed and the secrets once
+    they are shown. A roll with a part whose phone never showed its secret rolls again from
+    the parts as they were logged, but those parts cannot be checked: the page names it."""
     parts = phone_parts(game)
     dice: dict[tuple[int, int], list[int]] = {}
     for number, data in Turn.objects.filter(game=game, data__has_key="rolls").values_list(
@@ -46,7 +48,6 @@ def table_dice_check(game: Game) -> dict[str, Any]:
         rolls, hunts = data["rolls"], data.get("hunt_rolls")
         faces = [roll["dice"] for roll in rolls or ()] + [hunt["dice"] for hunt in hunts or ()]
         dice.update(((number, step), list(d)) for step, d in enumerate(faces))
-    secrets = {part.seat: part.secret for part in parts}
     rolls = [
         {
             "number": roll.number,
@@ -54,10 +55,18 @@ def table_dice_check(game: Game) -> dict[str, Any]:
             "dice": dice.get((roll.number, roll.step)),
             "seat": roll.seat,
             "label": roll.label,
-            "part": roll.part,
+            "parts": roll.parts,
         }
         for roll in TableRoll.objects.filter(game=game)
         if (roll.number, roll.step) in dice  # a roll of the turn still under way shows later
+    ]
+    names = {part.seat: part.who for part in parts}
+    whose = [
+        (
+            f"{roll['number']}.{roll['step'] + 1}",
+            [names.get(entry["seat"], "?") for entry in roll["parts"]],
+        )
+        for roll in rolls
     ]
     seed = store.revealed_seed(game)
     data = {
@@ -74,10 +83,21 @@ def table_dice_check(game: Game) -> dict[str, Any]:
         "parts": parts,
         "rolls": rolls,
         "seed": seed,
-        "unrevealed": [part for part in parts if not part.secret and game.finished],
-        "server_only": sum(1 for roll in rolls if not roll["part"]),
-        "missing_secrets": sum(
-            1 for roll in rolls if roll["part"] and not secrets.get(roll["seat"])
-        ),
+        "server_only": sum(1 for roll in rolls if not roll["parts"]),
+        "whose": whose,  # every roll by name ("3.2"), and whose parts went into it
+        # Each phone that never showed its secret, once the game is over, and the rolls its
+        # parts went into: those parts cannot be checked.
+        "unrevealed": [
+            {
+                "who": part.who,
+                "rolls": [
+                    f"{roll['number']}.{roll['step'] + 1}"
+                    for roll in rolls
+                    if any(entry["seat"] == part.seat for entry in roll["parts"])
+                ],
+            }
+            for part in parts
+            if not part.secret and game.finished
+        ],
         "check_data": data,
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -147,6 +147,7 @@ class Recap:
     rolls: tuple[tuple[Die, ...], ...]
     hunt_rolls: tuple[tuple[Die, ...], ...]
     by_computer: bool  # every phone shows a computer's rolls at a table's pace (data-pace)
+    seed: int | None = None  # the seed it was rolled with, from 1, once a game has had two
 
 
 def recaps_of(game: Game, names: Sequence[str]) -> tuple[Recap, ...]:
@@ -156,18 +157,18 @@ def recaps_of(game: Game, names: Sequence[str]) -> tuple[Recap, ...]:
     last = (
         Turn.objects.filter(game=game)
         .order_by("-number")
-        .values_list("number", "roller", "data", "by_computer")[: len(names)]
+        .values_list("number", "roller", "data", "by_computer", "seed_index")[: len(names)]
     )
     recaps: list[Recap] = []
-    for number, roller, data, by_computer in last:
+    for number, roller, data, by_computer, seed_index in last:
         rolls = data.get("rolls")
         if rolls is None or (recaps and not by_computer):
             break  # typed in from the table's own dice, or a person's turn before computers'
-        recaps.append(
-            _recap(
-                game, names[roller], number, data["total"], rolls, data["hunt_rolls"], by_computer
-            )
+        recap = _recap(
+            game, names[roller], number, data["total"], rolls, data["hunt_rolls"], by_computer
         )
+        seed = None if data.get("table") else seed_number(game, seed_index)
+        recaps.append(replace(recap, seed=seed))
         if not by_computer:
             break
     return tuple(reversed(recaps))
@@ -229,14 +230,24 @@ def before_roll_chance(position: dice_rules.Position) -> str:
     return percent(odds.win_chance(6, 0, position.rules.beat_above, position.rules.set_aside))
 
 
+def seed_number(game: Game, seed_index: int | None) -> int | None:
+    """Which seed rolled a turn, numbered from 1 as the seed list numbers them, where a checker
+    needs it: in a game an undo reopened, which has rolled with more than one seed."""
+    if seed_index is None or not game.earlier_seeds:
+        return None
+    return seed_index + 1
+
+
 def audit(
     rolls: list[dict[str, Any]] | None,
     hunt_rolls: list[dict[str, Any]] | None,
+    seed: int | None = None,
     *,
     table: bool = False,
 ) -> str:
     """A rolled turn's audit trail in words, for the row's explanation: dice the app rolled,
-    or dice thrown at the table and entered roll by roll (`table`)."""
+    with the number of the seed that rolled them (`seed_number`), or dice thrown at the table
+    and entered roll by roll (`table`)."""
     if rolls is None:
         return ""
     steps = " · ".join(
@@ -254,6 +265,8 @@ def audit(
             "Hunt: %(dice)s, %(hits)s dice found.",
             hunt["hits"],
         ) % {"dice": faces_text(hunt["dice"]), "hits": hunt["hits"]}
+    if seed is not None and not table:
+        text += " " + _("Rolled with seed %(number)s.") % {"number": seed}
     return text
 
 
@@ -280,7 +293,11 @@ def undone_turns(game: Game, names: Sequence[str]) -> tuple[Undone, ...]:
             names[entry["roller"]],
             entry["total"],
             datetime.fromisoformat(entry["undone_at"]),
-            audit(entry["rolls"], entry.get("hunt_rolls")),
+            audit(
+                entry["rolls"],
+                entry.get("hunt_rolls"),
+                seed_number(game, entry.get("seed_index")),
+            ),
         )
         for entry in reversed(stored_undone_turns(game))
     )

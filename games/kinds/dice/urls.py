@@ -18,6 +18,7 @@ urlpatterns = [
     path("g/<game:game_id>/check", pages.check_dice, name="check_dice"),
     path("g/<game:game_id>/hints", pages.hints, name="hints"),
     path("players/<path:name>/coaching.svg", pages.coaching_chart, name="coaching_chart"),
+    path("players/<path:name>/coaching", pages.coaching, name="coaching"),
     path("api/odds", api.odds, name="api_odds"),
     path("api/odds/choices", api.odds_choices, name="api_odds_choices"),
     path("api/games/<game:game_id>/turns", api.add_turn, name="api_turns"),

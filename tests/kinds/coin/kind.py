@@ -221,9 +221,6 @@ class CoinKind:
 
     player_template: str | None = None
 
-    def player_context(self, key: str) -> dict[str, Any] | None:
-        return None
-
     def rules_context(self) -> dict[str, Any]:
         return {}
 
