@@ -77,17 +77,22 @@ USUAL_DA = re.compile(r"Som regel ([\d.]+) til ([\d.]+) ture \(median ([\d.]+)\)
 
 
 def minutes_of(shown: str) -> int:
-    """ "2 h 5 min", "45 min", "3 h" (Danish "2 t 5 min") as minutes."""
-    hours = re.search(r"(\d+) [ht]\b", shown)
-    minutes = re.search(r"(\d+) min", shown)
+    """A time as minutes: "2 h 5 min", "45 min", "3 h" (Danish "2 t 5 min")."""
+    hours = re.search(r"(\d+)\s[ht]\b", shown)
+    minutes = re.search(r"(\d+)\smin", shown)
     return (int(hours[1]) * 60 if hours else 0) + (int(minutes[1]) if minutes else 0)
 
 
 def read_line(html: str, danish: bool = False) -> tuple[int, int, int, list[int]]:
+    """The estimate's turns and the minutes of its times ("10–25 min" names the unit once)."""
     found = (USUAL_DA if danish else USUAL).search(html)
     assert found is not None, html
     low, high, median = (int(re.sub(r"[,.]", "", found[n])) for n in (1, 2, 3))
-    return low, high, median, [minutes_of(part) for part in found[4].split("–")]
+    times = found[4]
+    assert " " not in times  # kept on one line
+    if short := re.fullmatch(r"(\d+)–(\d+)\smin", times):
+        return low, high, median, [int(short[1]), int(short[2])]
+    return low, high, median, [minutes_of(part) for part in times.split("–")]
 
 
 def test_the_create_form_shows_the_usual_range_of_a_game_without_javascript(
@@ -112,7 +117,10 @@ def test_the_estimate_follows_the_form_fields(client: Client) -> None:
     query = "preset=30s&player=Anna&player=Ben&player=&first_out=on"
     html = client.get(f"/estimate?{query}").content.decode()
     expected = estimate(RuleSet.from_dict({"preset": "30s", "end": "first_out"}), 3)
-    assert read_line(html)[:3] == (expected.low, expected.high, expected.median)
+    low, high, median, times = read_line(html)
+    assert (low, high, median) == (expected.low, expected.high, expected.median)
+    # Under an hour: "15–25 min".
+    assert f"{times[0]}–{times[1]}\u00a0min" in html and times[0] < times[1]
     assert "for 3 players" in html
     danish = client.get(f"/estimate?{query}", headers=DA).content.decode()
     assert read_line(danish, danish=True)[:3] == (expected.low, expected.high, expected.median)
@@ -127,10 +135,10 @@ def test_a_game_that_may_never_end_says_so(client: Client, monkeypatch: pytest.M
     monkeypatch.setattr(chances, "kept_estimate", lambda rules, players: endless)
     query = "preset=thirty&target=35&set_aside=one&players=4"
     html = client.get(f"/estimate?{query}").content.decode()
-    assert "Usually more than 4,640 turns, over 51 h 35 min." in html
+    assert "Usually more than 4,640 turns, over 51\u00a0h\u00a035\u00a0min." in html
     assert "one game in ten or more was still going after 5,000 turns" in html
     danish = client.get(f"/estimate?{query}", headers=DA).content.decode()
-    assert "Som regel mere end 4.640 ture, over 51 t 35 min." in danish
+    assert "Som regel mere end 4.640 ture, over 51\u00a0t\u00a035\u00a0min." in danish
     assert "mindst ét spil ud af 10 stadig i gang efter 5.000 ture" in danish
 
 

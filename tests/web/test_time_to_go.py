@@ -39,8 +39,8 @@ def spaced(game: Game, seconds: Sequence[float]) -> None:
 
 
 def minutes_of(shown: str) -> int:
-    hours = re.search(r"(\d+) [ht]\b", shown)
-    minutes = re.search(r"(\d+) min", shown)
+    hours = re.search(r"(\d+)\s[ht]\b", shown)
+    minutes = re.search(r"(\d+)\smin", shown)
     return (int(hours[1]) * 60 if hours else 0) + (int(minutes[1]) if minutes else 0)
 
 

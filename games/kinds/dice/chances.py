@@ -49,6 +49,7 @@ RULE_FIELDS = (
     *DiceRulesForm.THIRTY_S_FIELDS,
 )
 TARGETS = range(MIN_TARGET, MAX_TARGET + 1)
+NBSP = "\u00a0"
 
 
 def not_dice() -> frozenset[str]:
@@ -119,21 +120,32 @@ def rules_query(rules: RuleSet, players: int | None = None) -> str:
 # -- how long a game takes ----------------------------------------------------------------
 
 
+def five_minutes(minutes: float) -> int:
+    return max(5, round(minutes / 5) * 5)
+
+
 def clock(minutes: float) -> str:
     """A length of time a table can plan around, short enough for a phone: 5-minute steps,
-    "45 min", "2 h", "2 h 5 min"."""
-    rounded = max(5, round(minutes / 5) * 5)
-    hours, rest = divmod(rounded, 60)
+    "45 min", "2 h", "2 h 5 min", never broken across lines."""
+    hours, rest = divmod(five_minutes(minutes), 60)
     if not hours:
-        return _("%(minutes)s min") % {"minutes": rest}
-    if not rest:
-        return _("%(hours)s h") % {"hours": hours}
-    return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": rest}
+        shown = _("%(minutes)s min") % {"minutes": rest}
+    elif not rest:
+        shown = _("%(hours)s h") % {"hours": hours}
+    else:
+        shown = _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": rest}
+    return shown.replace(" ", NBSP)
 
 
 def clock_range(low: float, high: float) -> str:
-    shorter, longer = clock(low), clock(high)
-    return shorter if shorter == longer else f"{shorter}–{longer}"
+    """From one length of time to another: "10–25 min", "2 h 5 min–2 h 45 min"."""
+    shorter, longer = five_minutes(low), five_minutes(high)
+    if shorter == longer:
+        return clock(low)
+    if longer < 60:  # the unit once
+        shown = _("%(low)s–%(high)s min") % {"low": shorter, "high": longer}
+        return shown.replace(" ", NBSP)
+    return f"{clock(low)}–{clock(high)}"
 
 
 def count(number: int) -> str:
