@@ -13,7 +13,8 @@ by it is no secure context, as on a phone on the Wi-Fi:
     dice-roll-<size>-<lang>.png   a turn the app rolls, on the roller's phone, odds shown
     dice-watch-<size>-<lang>.png  the same turn on a watcher's phone
     host-<size>-<lang>.png     the host's game page, with the turn form
-    watch-<size>-<lang>.png    the same game on a watcher's phone
+    watch-<size>-<lang>.png    the same game on a watcher's phone, with its time to go at
+                               the table's pace
     join-code-share-<lang>-<size>.png  its card to follow on a phone, with the short code
     turn-<size>-<lang>.png     the turn form after tapping a total above 30
     chart-<size>-<lang>-<scheme>.png    a finished game's chart and highlights
@@ -336,7 +337,24 @@ def build_games(base: str) -> dict[str, Any]:
     main = play(base, main, 25, random.Random(6))
     if main["finished"]:
         raise SystemExit("the main game ended early; change the seed")
+    at_a_tables_pace(main["id"], random.Random(7))
     return main | {"finished_game": done}
+
+
+def at_a_tables_pace(game_id: str, rng: random.Random) -> None:
+    """The game's rows as if the table took 25 to 50 s over each turn, the last a minute ago
+    (they were all written in a moment): its page then says how long it has to go."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Turn
+
+    when = timezone.now() - timedelta(minutes=1)
+    rows = Turn.objects.filter(game_id=game_id).order_by("-number")
+    for number in rows.values_list("number", flat=True):
+        Turn.objects.filter(game_id=game_id, number=number).update(created_at=when)
+        when -= timedelta(seconds=rng.randint(25, 50))
 
 
 def build_extra_games(base: str) -> dict[str, dict[str, Any]]:

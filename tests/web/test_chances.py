@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from django.test import Client
 
+from games.kinds.dice import chances
 from games.rules.dice import RuleSet, odds
+from games.rules.dice import estimate as estimates
 from games.rules.dice.estimate import estimate
 
 DA = {"accept-language": "da"}
@@ -67,11 +72,44 @@ def test_the_rules_page_and_a_dice_game_link_to_it(client: Client) -> None:
 
 # The estimate on the create form.
 
+USUAL = re.compile(r"Usually ([\d,]+) to ([\d,]+) turns \(median ([\d,]+)\), ([^.<]+)\.")
+USUAL_DA = re.compile(r"Som regel ([\d.]+) til ([\d.]+) ture \(median ([\d.]+)\), ([^.<]+)\.")
 
-def test_the_create_form_shows_the_estimate_without_javascript(client: Client) -> None:
+
+def minutes_of(shown: str) -> int:
+    """A time as minutes: "2 h 5 min", "45 min", "3 h" (Danish "2 t 5 min")."""
+    hours = re.search(r"(\d+)\s[ht]\b", shown)
+    minutes = re.search(r"(\d+)\smin", shown)
+    return (int(hours[1]) * 60 if hours else 0) + (int(minutes[1]) if minutes else 0)
+
+
+def read_line(html: str, danish: bool = False) -> tuple[int, int, int, list[int]]:
+    """The estimate's turns and the minutes of its times ("10–25 min" names the unit once)."""
+    found = (USUAL_DA if danish else USUAL).search(html)
+    assert found is not None, html
+    low, high, median = (int(re.sub(r"[,.]", "", found[n])) for n in (1, 2, 3))
+    times = found[4]
+    assert " " not in times  # kept on one line
+    if short := re.fullmatch(r"(\d+)–(\d+)\smin", times):
+        return low, high, median, [int(short[1]), int(short[2])]
+    return low, high, median, [minutes_of(part) for part in times.split("–")]
+
+
+def test_the_create_form_shows_the_usual_range_of_a_game_without_javascript(
+    client: Client,
+) -> None:
     html = client.get("/").content.decode()
     expected = estimate(RuleSet(), 4)
-    assert f"About {round(expected.turns)} turns" in html
+    low, high, median, times = read_line(html)
+    assert (low, high, median) == (expected.low, expected.high, expected.median)
+    assert low < median < high
+    # The times are the turns at 40 seconds each, to the nearest 5 minutes.
+    assert len(times) == 2
+    for turns, shown in zip((low, high), times, strict=True):
+        assert abs(shown - turns * 40 / 60) <= 2.5 and shown % 5 == 0
+    assert "The middle 8 of 10 games, for 4 players at 40 seconds a turn" in html
+    assert "(1,000 simulated games)" in html
+    assert "give or take" not in html
     assert 'hx-get="/estimate"' in html and 'hx-trigger="change from:#create-form"' in html
 
 
@@ -79,12 +117,70 @@ def test_the_estimate_follows_the_form_fields(client: Client) -> None:
     query = "preset=30s&player=Anna&player=Ben&player=&first_out=on"
     html = client.get(f"/estimate?{query}").content.decode()
     expected = estimate(RuleSet.from_dict({"preset": "30s", "end": "first_out"}), 3)
-    assert f"About {round(expected.turns)} turns" in html and "For 3 players" in html
+    low, high, median, times = read_line(html)
+    assert (low, high, median) == (expected.low, expected.high, expected.median)
+    # Under an hour: "15–25 min".
+    assert f"{times[0]}–{times[1]}\u00a0min" in html and times[0] < times[1]
+    assert "for 3 players" in html
     danish = client.get(f"/estimate?{query}", headers=DA).content.decode()
-    assert f"Cirka {round(expected.turns)} ture" in danish
+    assert read_line(danish, danish=True)[:3] == (expected.low, expected.high, expected.median)
+    assert "De midterste 8 ud af 10 spil for 3 spillere med 40 sekunder pr. tur" in danish
+    assert "(1.000 simulerede spil)" in danish
+
+
+def test_a_game_that_may_never_end_says_so(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Games of target 35 with one die per roll often run past the app's 5,000 turns
+    # (tests/rules/test_estimate.py plays some); their 250,000 simulated turns take seconds.
+    endless = estimates.Estimate(50, 4640, 5000, 5000, 4900.0)
+    monkeypatch.setattr(chances, "kept_estimate", lambda rules, players: endless)
+    query = "preset=thirty&target=35&set_aside=one&players=4"
+    html = client.get(f"/estimate?{query}").content.decode()
+    assert "Usually more than 4,640 turns, over 51\u00a0h\u00a035\u00a0min." in html
+    assert "one game in ten or more was still going after 5,000 turns" in html
+    danish = client.get(f"/estimate?{query}", headers=DA).content.decode()
+    assert "Som regel mere end 4.640 ture, over 51\u00a0t\u00a035\u00a0min." in danish
+    assert "mindst ét spil ud af 10 stadig i gang efter 5.000 ture" in danish
 
 
 def test_the_estimate_says_why_a_pair_of_variants_cannot_be_played(client: Client) -> None:
     html = client.get("/estimate?preset=30s&first_out=on&precise_elimination=on").content.decode()
     assert "nobody could ever pass 30" in html
-    assert "About" not in client.get("/estimate?preset=cards").content.decode()
+    assert "Usually" not in client.get("/estimate?preset=cards").content.decode()
+
+
+# The figures are kept in the data directory: worked out once, then read.
+
+
+@pytest.fixture
+def data_dir(settings: Any, tmp_path: Path) -> Path:
+    settings.DATA_DIR = tmp_path
+    chances.kept_estimate.cache_clear()
+    estimates.estimate.cache_clear()
+    return tmp_path
+
+
+def test_the_figures_are_read_back_after_a_restart(
+    client: Client, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    query = "preset=30s&players=2"
+    first = client.get(f"/estimate?{query}").content.decode()
+    assert len(list((data_dir / "estimates").glob("*.json"))) == 1
+    # A new process: nothing in memory, and no game is played again.
+    chances.kept_estimate.cache_clear()
+    estimates.estimate.cache_clear()
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the games were played again")
+
+    monkeypatch.setattr(estimates, "simulate", refuse)
+    assert client.get(f"/estimate?{query}").content == first.encode()
+
+
+def test_a_damaged_file_is_worked_out_again(client: Client, data_dir: Path) -> None:
+    rules = RuleSet.from_dict({"preset": "30s"})
+    found = chances.kept_estimate(rules, 2)
+    (kept,) = (data_dir / "estimates").glob("*.json")
+    kept.write_text("{not json")
+    chances.kept_estimate.cache_clear()
+    assert chances.kept_estimate(rules, 2) == found
+    assert json.loads(kept.read_text())["median"] == found.median

@@ -9,21 +9,25 @@ chart's own response allows, and no script (`js=[]`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
+import os
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 import pygal
-from django.core.cache import cache
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.utils.formats import number_format
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
 from pygal.style import Style
 
@@ -45,6 +49,7 @@ RULE_FIELDS = (
     *DiceRulesForm.THIRTY_S_FIELDS,
 )
 TARGETS = range(MIN_TARGET, MAX_TARGET + 1)
+NBSP = "\u00a0"
 
 
 def not_dice() -> frozenset[str]:
@@ -115,46 +120,85 @@ def rules_query(rules: RuleSet, players: int | None = None) -> str:
 # -- how long a game takes ----------------------------------------------------------------
 
 
-def duration(minutes: float) -> str:
-    """A length of time a table can plan around: 5-minute steps, hours past an hour."""
-    rounded = max(5, round(minutes / 5) * 5)
-    if rounded < 60:
-        return ngettext("%(minutes)s minute", "%(minutes)s minutes", rounded) % {"minutes": rounded}
-    hours, rest = divmod(rounded, 60)
-    if not rest:
-        return ngettext("%(hours)s hour", "%(hours)s hours", hours) % {"hours": hours}
-    return _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": rest}
+def five_minutes(minutes: float) -> int:
+    return max(5, round(minutes / 5) * 5)
+
+
+def clock(minutes: float) -> str:
+    """A length of time a table can plan around, short enough for a phone: 5-minute steps,
+    "45 min", "2 h", "2 h 5 min", never broken across lines."""
+    hours, rest = divmod(five_minutes(minutes), 60)
+    if not hours:
+        shown = _("%(minutes)s min") % {"minutes": rest}
+    elif not rest:
+        shown = _("%(hours)s h") % {"hours": hours}
+    else:
+        shown = _("%(hours)s h %(minutes)s min") % {"hours": hours, "minutes": rest}
+    return shown.replace(" ", NBSP)
+
+
+def clock_range(low: float, high: float) -> str:
+    """From one length of time to another: "10–25 min", "2 h 5 min–2 h 45 min"."""
+    shorter, longer = five_minutes(low), five_minutes(high)
+    if shorter == longer:
+        return clock(low)
+    if longer < 60:  # the unit once
+        shown = _("%(low)s–%(high)s min") % {"low": shorter, "high": longer}
+        return shown.replace(" ", NBSP)
+    return f"{clock(low)}–{clock(high)}"
+
+
+def count(number: int) -> str:
+    """A count with the language's thousands separator: "1,000", "1.000"."""
+    return number_format(number, force_grouping=True)
 
 
 def estimate_context(asked: Asked) -> dict[str, Any]:
     if asked.rules is None:
         return {"estimate": None, "estimate_error": asked.error}
-    found = _shared_estimate(asked.rules, asked.players)
-    turns = round(found.turns)
+    found = kept_estimate(asked.rules, asked.players)
     return {
         "estimate": found,
-        "estimate_turns": ngettext("About %(turns)s turn", "About %(turns)s turns", turns)
-        % {"turns": turns},
-        "estimate_time": duration(found.minutes()),
+        "estimate_low": count(found.low),
+        "estimate_median": count(found.median),
+        "estimate_high": count(found.high),
+        "estimate_limit": count(estimates.MAX_TURNS),
+        "estimate_time": clock_range(estimates.minutes(found.low), estimates.minutes(found.high)),
+        "estimate_shortest": clock(estimates.minutes(found.low)),
         "estimate_players": asked.players,
-        "estimate_margin": max(1, round(2 * found.error)),
-        "estimate_games": found.games,
+        "estimate_games": count(found.games),
         "seconds_per_turn": estimates.SECONDS_PER_TURN,
         "chances_query": rules_query(asked.rules),
     }
 
 
-def _shared_estimate(rules: RuleSet, players: int) -> estimates.Estimate:
-    """The seeded estimate, kept in the shared cache too, so that every app process does
-    not simulate the same rule set again (each also keeps its own copy in memory)."""
-    asked = f"{estimates.SEED}:{players}:{rules!r}"
-    key = "estimate:" + hashlib.sha256(asked.encode()).hexdigest()[:32]
-    found = cache.get(key)
-    if isinstance(found, estimates.Estimate):
-        return found
+@lru_cache(maxsize=256)
+def kept_estimate(rules: RuleSet, players: int) -> estimates.Estimate:
+    """The seeded estimate, kept in a file of the data directory too. Its 1,000 games take
+    seconds the first time a rule set and table size are asked for (`make bench`), so
+    every app process, and the app after a restart, reads the figures instead of playing
+    them again. The file is named by the code's version (`estimates.version()`): figures
+    that other code played are never read back."""
+    asked = f"{estimates.version()}:{players}:{rules!r}"
+    path = estimates_dir() / (hashlib.sha256(asked.encode()).hexdigest()[:32] + ".json")
+    try:
+        return estimates.Estimate(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        pass  # not worked out yet, or a file this code cannot read: play the games
     found = estimates.estimate(rules, players)
-    cache.set(key, found, timeout=None)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written whole, then renamed: another process never reads half a file.
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps(dataclasses.asdict(found)))
+        os.replace(partial, path)
+    except OSError:
+        pass  # a data directory the app cannot write: the figures stay in memory
     return found
+
+
+def estimates_dir() -> Path:
+    return Path(settings.DATA_DIR) / "estimates"
 
 
 @require_GET

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import store
 from games.access import Access
 from games.cache import cached
-from games.kinds.dice import chances, coach, moves
+from games.kinds.dice import chances, coach, moves, pace
 from games.kinds.dice.charts import render_chart
 from games.kinds.dice.describe import rules_summary
 from games.kinds.dice.explain import turn_summary
@@ -444,6 +444,7 @@ def _game_context(
         ],
         "rules_summary": rules_summary(sheet.ruleset),
         "chances_query": chances.rules_query(sheet.ruleset),
+        "time_to_go": _time_to_go(sheet),
         "share_url": share_url(request, sheet.game),
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "dice_seed": store.revealed_seed(game) if sheet.finished else None,
@@ -454,6 +455,14 @@ def _game_context(
         "exports": True,
         "stream_marks": {"n": sheet.turn_count, "t": sheet.last_turn_id},
     } | _table_dice_context(game, access, sheet.position.next_roller)
+
+
+def _time_to_go(sheet: Sheet) -> dict[str, Any] | None:
+    """How long the game has to go at the table's own pace, once the table has played."""
+    found = pace.table_pace(sheet.game, sheet.position)
+    if found is None:
+        return None
+    return {"seconds": round(found.seconds), "time": chances.clock(found.minutes_to_go)}
 
 
 def _table_dice_context(game: Game, access: Access, next_roller: int | None) -> dict[str, Any]:
