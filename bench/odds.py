@@ -14,6 +14,9 @@ No server and no database: everything measured here is the pure `games.rules` pa
 4. The game-length estimate of the create form: its time, computed in a fresh process as the
    first request for a rule set and table size pays it, and its percentiles against a long
    run with another seed; the time to go from the start of a game (the game page's line).
+5. Luck and skill: the analysis of every turn of a 250-turn game of rolled turns (Thirty and
+   30s, random players), in a fresh process as a game page's first reader pays it
+   [well under a second].
 """
 
 from __future__ import annotations
@@ -261,6 +264,50 @@ def lengths() -> list[dict[str, Any]]:
     return rows
 
 
+ANALYSIS = (
+    "import random, time, sys\n"
+    "from games.rules.dice import Position, RuleSet\n"
+    "from games.rules.dice.analysis import analyse\n"
+    "from games.rules.dice.rolled import RolledTurn, act\n"
+    "sys.path.insert(0, {tests!r})\n"
+    "from tests.rules.test_rolled import random_action\n"
+    "rules = RuleSet.from_dict({rules!r}); rng = random.Random(5); turns = []\n"
+    "position = Position.start(rules, 4)\n"
+    "while len(turns) < 250:\n"
+    "    if position.finished: position = Position.start(rules, 4)\n"
+    "    turn = RolledTurn(position)\n"
+    "    while turn.ask() is not None:\n"
+    "        turn = act(turn, random_action(turn, rng.choice),"
+    " lambda s, n: [rng.randint(1, 6) for _ in range(n)])\n"
+    "    turns.append((position, turn.rolls))\n"
+    "    position = position.after(position.play(turn.turn()))\n"
+    "start = time.perf_counter(); cpu = time.process_time()\n"
+    "for position, rolls in turns: analyse(position, rolls)\n"
+    "print(time.perf_counter() - start, time.process_time() - cpu)\n"
+)
+
+
+def analysis_times() -> list[dict[str, Any]]:
+    """The analysis of a 250-turn game's every turn, in a fresh process (best of 3)."""
+    rows = []
+    for name, rules in (("thirty", {"start_points": 99}), ("30s", {"preset": "30s"})):
+        runs = []
+        for _ in range(3):
+            code = ANALYSIS.format(tests=str(ROOT), rules=rules)
+            out = subprocess.run(
+                [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+            ).stdout.split()
+            runs.append((float(out[0]), float(out[1])))
+        rows.append(
+            {
+                "rules": name,
+                "wall_ms": min(wall for wall, _ in runs) * 1000,
+                "cpu_ms": statistics.median(cpu for _, cpu in runs) * 1000,
+            }
+        )
+    return rows
+
+
 def report(result: dict[str, Any]) -> str:
     lines = [
         f"Command: `python bench/odds.py --doc docs/benchmarks.md` ({result['when']},"
@@ -330,6 +377,17 @@ def report(result: dict[str, Any]) -> str:
             f" | {row['to_go_turns']:.1f}, {row['to_go_seconds'] * 1000:.0f} /"
             f" {row['to_go_cpu'] * 1000:.0f} ms |"
         )
+    lines += [
+        "",
+        "Luck and skill: every turn of a 250-turn game of rolled turns analysed against the"
+        " best play, in a fresh process (best wall of 3, median CPU; target well under a"
+        " second):",
+        "",
+        "| rules | wall | CPU |",
+        "|---|---|---|",
+    ]
+    for row in result["analysis"]:
+        lines.append(f"| {row['rules']} | {row['wall_ms']:.0f} ms | {row['cpu_ms']:.0f} ms |")
     return "\n".join(lines)
 
 
@@ -345,6 +403,7 @@ def main(argv: list[str]) -> int:
         "hints": hint_lookups(),
         "duel": duel(args.turns),
         "lengths": lengths(),
+        "analysis": analysis_times(),
     }
     (ROOT / ".bench").mkdir(exist_ok=True)
     (ROOT / ".bench" / "dice.json").write_text(json.dumps(result, indent=2))

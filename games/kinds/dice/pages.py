@@ -194,13 +194,16 @@ def _turn_panel(
     error: str | None,
     question: dice_rules.Question | None = None,
     answers: dict[str, Any] | None = None,
+    entered: str = "",
 ) -> HttpResponse:
-    """The turn's next question, or the sentence that says why a post changed nothing."""
+    """The turn's next question, or the sentence that says why a post changed nothing; with
+    `entered`, the dice thrown at the table that were entered, to be put right."""
     game.refresh_from_db()
     sheet, table = _page_sheet(game)
     context = _game_context(request, sheet, access, question, answers) | {
         "turn_error": error,
         "sheet_table": table,
+        "dice_entered": entered,
     }
     if request.htmx:
         # htmx swaps only successful answers; the panel carries the error sentence itself.
@@ -256,7 +259,7 @@ def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespo
             if not request.htmx:
                 return redirect("game", game.pk)
             return _played(request, played, access, {"cooldown": True})
-    response = _turn_panel(request, game, access, error)
+    response = _turn_panel(request, game, access, error, entered=request.POST.get("dice", ""))
     if not request.htmx:
         response.status_code = 422
     return response
