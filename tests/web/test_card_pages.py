@@ -216,8 +216,14 @@ def test_the_deal_banner_names_the_total_the_loser_had_no_card_for() -> None:
         assert f"Deal 1 is over: {loser} had no card for {total} and gives up a token." in banner
     else:
         assert "Deal 1 is over: the stock ran out, and Anna and Ben each give up a token." in banner
-    # A deal whose cards the kept log no longer holds is told without a total, never a wrong one.
+    # The record keeps the total, so a deal whose cards the kept log no longer holds is told
+    # with it all the same; a record stored before records kept it, and whose cards are gone,
+    # is told without a total, never a wrong one.
     trimmed = replace(view, log=view.log[end:])
     over = build_table(trimmed, ["Anna", "Ben"], [False, False], [True, True]).deals[0].over
+    old = replace(trimmed, deals=tuple(replace(d, total=None) for d in trimmed.deals))
+    old_over = build_table(old, ["Anna", "Ben"], [False, False], [True, True]).deals[0].over
     if record.reason == cards.NO_LEGAL_PLAY:
-        assert over == f"Deal 1 is over: {loser} had no card that fits and gives up a token."
+        total = played[-1] if played else 0
+        assert over == f"Deal 1 is over: {loser} had no card for {total} and gives up a token."
+        assert old_over == f"Deal 1 is over: {loser} had no card that fits and gives up a token."

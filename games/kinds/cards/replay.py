@@ -92,5 +92,5 @@ def replay_step(
         hands=hands,
         happened=happened,
         seats=seats,
-        deals=tuple(deal_row(s.record, names) for s in done),
+        deals=tuple(deal_row(s.record, names, s.record.total) for s in done),
     )

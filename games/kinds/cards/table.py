@@ -161,7 +161,8 @@ def deal_row(record: cards.DealRecord, names: Sequence[str], total: int | None =
 
 def ended_on(events: Sequence[cards.Event]) -> dict[int, int]:
     """The total each deal in `events` ended on, by its number: the one its loser had no card
-    for. The deal's record does not keep it; the last card played before it does, and a deal
+    for, for a deal stored before its record kept it (`DealRecord.total`): the last card
+    played before it says, and a deal
     that ends before any card is played ends on 0, where every deal starts. A stored
     tournament keeps only its latest events (`cards.SNAPSHOT_LOG`): a deal whose cards were
     cut off is left out."""
@@ -220,8 +221,12 @@ def build_table(
 def _deal_rows(
     records: Sequence[cards.DealRecord], log: Sequence[cards.Event], names: Sequence[str]
 ) -> tuple[DealRow, ...]:
-    totals = ended_on(log) if records else {}
-    return tuple(deal_row(record, names, totals.get(record.number)) for record in records)
+    # The record keeps its total; a deal stored before it did is read off the kept log.
+    totals = ended_on(log) if any(record.total is None for record in records) else {}
+    return tuple(
+        deal_row(record, names, totals.get(record.number) if record.total is None else record.total)
+        for record in records
+    )
 
 
 def _worth_saying(log: Sequence[cards.Event]) -> list[tuple[int, cards.Event, int | None]]:

@@ -166,6 +166,9 @@ class DealRecord:
     losers: tuple[int, ...]
     cells: tuple[int, ...]
     reason: LossReason
+    # The total the deal ended on: the one its loser had no card for (None in deals stored
+    # before the record kept it). It tells the deal's end; it is not what makes a record.
+    total: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -608,7 +611,7 @@ class Tournament:
         """
         cells = tuple(1 if seat in losers else 0 for seat in range(len(self.tokens)))
         tokens = tuple(t - c for t, c in zip(self.tokens, cells, strict=True))
-        record = DealRecord(deal.number, losers, cells, reason)
+        record = DealRecord(deal.number, losers, cells, reason, deal.total)
         events += [Lost(seat, reason) for seat in losers]
         events.append(record)
         holding = tuple(seat for seat, t in enumerate(tokens) if t > 0)
@@ -764,6 +767,7 @@ def event_from_dict(data: Mapping[str, Any]) -> Event:
     values = {
         item.name: tuple(data[item.name]) if isinstance(data[item.name], list) else data[item.name]
         for item in fields(cls)
+        if item.name in data  # a field added since the event was kept takes its default
     }
     return cast(Event, cast(Any, cls)(**values))
 
