@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
 WORDS = {
     "en": {
-        "open": "Dice thrown at the table? Enter them roll by roll",
+        "open": "Or enter each roll",
         "enter": "Enter the roll",
         "then": "Set aside, then enter the roll",
         "hunt": "Hunt 6s: enter the 6 dice thrown",
@@ -34,7 +34,7 @@ WORDS = {
         "hints": "Show the odds to the roller",
     },
     "da": {
-        "open": "Terninger slået ved bordet? Skriv dem ind slag for slag",
+        "open": "Eller skriv hvert slag ind",
         "enter": "Skriv slaget ind",
         "then": "Læg til side, og skriv slaget ind",
         "hunt": "Jagt 6'ere: skriv de 6 terninger ind",

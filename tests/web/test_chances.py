@@ -154,7 +154,7 @@ def test_the_estimate_says_why_a_pair_of_variants_cannot_be_played(client: Clien
 @pytest.fixture
 def data_dir(settings: Any, tmp_path: Path) -> Path:
     settings.DATA_DIR = tmp_path
-    chances.kept_estimate.cache_clear()
+    chances.forget_estimates()
     estimates.estimate.cache_clear()
     return tmp_path
 
@@ -166,7 +166,7 @@ def test_the_figures_are_read_back_after_a_restart(
     first = client.get(f"/estimate?{query}").content.decode()
     assert len(list((data_dir / "estimates").glob("*.json"))) == 1
     # A new process: nothing in memory, and no game is played again.
-    chances.kept_estimate.cache_clear()
+    chances.forget_estimates()
     estimates.estimate.cache_clear()
 
     def refuse(*args: object, **kwargs: object) -> None:
@@ -181,6 +181,6 @@ def test_a_damaged_file_is_worked_out_again(client: Client, data_dir: Path) -> N
     found = chances.kept_estimate(rules, 2)
     (kept,) = (data_dir / "estimates").glob("*.json")
     kept.write_text("{not json")
-    chances.kept_estimate.cache_clear()
+    chances.forget_estimates()
     assert chances.kept_estimate(rules, 2) == found
     assert json.loads(kept.read_text())["median"] == found.median

@@ -34,7 +34,7 @@ def test_a_turn_thrown_at_the_table_is_entered_roll_by_roll_and_recorded_with_it
     game = make_game(players=["Anna", "Ben", "Cleo"])
     host = host_of(game)
     page = host.get(f"/g/{game.pk}/").content.decode()
-    assert "Dice thrown at the table? Enter them roll by roll" in page
+    assert "Or enter each roll" in page
 
     step(host, game, act="throw", dice="665112")
     turn = stored.rolling_turn(Game.objects.get(pk=game.pk))

@@ -113,7 +113,10 @@ class DiceKind:
 
     def form_extras(self, query: QueryDict, players: int) -> dict[str, Any]:
         """How long a game under the rules asked takes, drawn under the rules."""
-        return {"estimate": chances.estimate_context(chances.read_query(query, players))}
+        # Not waited for: a line the form's page draws at once asks for the figures by itself.
+        return {
+            "estimate": chances.estimate_context(chances.read_query(query, players), wait=False)
+        }
 
     def rules_context(self) -> dict[str, Any]:
         defaults = dice_rules.RuleSet()

@@ -15,7 +15,6 @@ import json
 import os
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -153,10 +152,16 @@ def count(number: int) -> str:
     return number_format(number, force_grouping=True)
 
 
-def estimate_context(asked: Asked) -> dict[str, Any]:
+def estimate_context(asked: Asked, *, wait: bool = True) -> dict[str, Any]:
+    """The estimate line's words; with `wait` False, a line that asks for the estimate by
+    itself when it has not been worked out yet (the create form does not wait seconds for it)."""
     if asked.rules is None:
         return {"estimate": None, "estimate_error": asked.error}
-    found = kept_estimate(asked.rules, asked.players)
+    found = kept_estimate(asked.rules, asked.players) if wait else None
+    if found is None:
+        found = known_estimate(asked.rules, asked.players)
+    if found is None:
+        return {"estimate": None, "estimate_pending": True}
     return {
         "estimate": found,
         "estimate_low": count(found.low),
@@ -172,20 +177,40 @@ def estimate_context(asked: Asked) -> dict[str, Any]:
     }
 
 
-@lru_cache(maxsize=256)
+# The estimates this process knows, by rule set and table size (a few hundred at most).
+_KNOWN: dict[tuple[RuleSet, int], estimates.Estimate] = {}
+
+
+def forget_estimates() -> None:
+    """Forget the estimates this process knows, as a new process would (the files stay)."""
+    _KNOWN.clear()
+
+
+def known_estimate(rules: RuleSet, players: int) -> estimates.Estimate | None:
+    """The seeded estimate without playing any game: remembered by this process, or kept in a
+    file of the data directory by any process, before or since a restart; None if neither."""
+    found = _KNOWN.get((rules, players))
+    if found is None:
+        try:
+            found = estimates.Estimate(**json.loads(_estimate_path(rules, players).read_text()))
+        except (OSError, ValueError, TypeError):
+            return None  # not worked out yet, or a file this code cannot read
+        _KNOWN[rules, players] = found
+    return found
+
+
 def kept_estimate(rules: RuleSet, players: int) -> estimates.Estimate:
     """The seeded estimate, kept in a file of the data directory too. Its 1,000 games take
     seconds the first time a rule set and table size are asked for (`make bench`), so
     every app process, and the app after a restart, reads the figures instead of playing
     them again. The file is named by the code's version (`estimates.version()`): figures
     that other code played are never read back."""
-    asked = f"{estimates.version()}:{players}:{rules!r}"
-    path = estimates_dir() / (hashlib.sha256(asked.encode()).hexdigest()[:32] + ".json")
-    try:
-        return estimates.Estimate(**json.loads(path.read_text()))
-    except (OSError, ValueError, TypeError):
-        pass  # not worked out yet, or a file this code cannot read: play the games
+    found = known_estimate(rules, players)
+    if found is not None:
+        return found
     found = estimates.estimate(rules, players)
+    _KNOWN[rules, players] = found
+    path = _estimate_path(rules, players)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         # Written whole, then renamed: another process never reads half a file.
@@ -195,6 +220,11 @@ def kept_estimate(rules: RuleSet, players: int) -> estimates.Estimate:
     except OSError:
         pass  # a data directory the app cannot write: the figures stay in memory
     return found
+
+
+def _estimate_path(rules: RuleSet, players: int) -> Path:
+    asked = f"{estimates.version()}:{players}:{rules!r}"
+    return estimates_dir() / (hashlib.sha256(asked.encode()).hexdigest()[:32] + ".json")
 
 
 def estimates_dir() -> Path:
