@@ -18,7 +18,7 @@ from games.kinds.cards import tournaments
 from games.kinds.dice import moves as dice_moves
 from games.rules import cards
 from games.rules import dice as dice_rules
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -85,7 +85,9 @@ def watch_dice(
     phone.evaluate(WATCH_REVEALS)
     dice_moves.record_turn(game.pk, dice_rules.Turn(27))  # Anna's turn, typed in at the table
     # Until the computers' dice have fallen on this phone, the points would tell them.
-    phone.wait_for_function("() => window.reveals.length >= 1")
+    # The computers' dice come with the update of the version Anna's turn made: on a busy
+    # machine (the suite on both cores) that update can take a few seconds to arrive.
+    phone.wait_for_function("() => window.reveals.length >= 1", timeout=LIVE_TIMEOUT_MS * 3)
     if pace_ms >= 1000:
         for spoiler in ("#sheet-foot", "#status"):
             expect(phone.locator(spoiler)).to_have_class(re.compile("pace-wait"))
