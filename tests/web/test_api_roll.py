@@ -267,7 +267,7 @@ def test_reopening_a_finished_game_rolls_on_with_a_fresh_seed(client: Client) ->
     reopened = undo.json()
     assert undo.status_code == 200 and not reopened["finished"] and reopened["seed"] is None
     assert reopened["earlier_seeds"] == [{"seed": shown, "seed_sha256": game["seed_sha256"]}]
-    secret = Secret.objects.get().seed
+    secret = Secret.objects.get(game_id=game["id"]).seed
     assert secret != shown
     assert reopened["seed_sha256"] == hashlib.sha256(bytes.fromhex(secret)).hexdigest()
     # The turn rolled now comes from the fresh seed, not from the one everybody saw.
