@@ -19,9 +19,15 @@
   const SLOW_POLL_MS = 30000;
   let streamHealthy = false;
   let lastLive = 0;
-  document.body.addEventListener("htmx:sseMessage", () => { streamHealthy = true; });
-  document.body.addEventListener("htmx:sseError", () => { streamHealthy = false; });
-  document.body.addEventListener("htmx:sseClose", () => { streamHealthy = false; });
+  // Whether the stream is speaking, shown on the page (`data-stream`) for anyone to tell (a
+  // test too): "open" once an event came, "closed" once the stream broke off.
+  const streamIs = (healthy) => {
+    streamHealthy = healthy;
+    document.body.dataset.stream = healthy ? "open" : "closed";
+  };
+  document.body.addEventListener("htmx:sseMessage", () => streamIs(true));
+  document.body.addEventListener("htmx:sseError", () => streamIs(false));
+  document.body.addEventListener("htmx:sseClose", () => streamIs(false));
   // A fetch that failed (the network dropped for a moment) is tried again by the next poll.
   const liveFailed = (event) => { if (event.detail.elt.id === "live") lastLive = 0; };
   document.body.addEventListener("htmx:sendError", liveFailed);
@@ -36,7 +42,7 @@
   // last sent ("since"; null when it fits any older page); a page that shows another one
   // (it skipped an update, or fetched one itself) asks #live for what it is missing.
   const applyPushed = (message) => {
-    streamHealthy = true;
+    streamIs(true);
     lastLive = Date.now();  // as good as a poll: the safety net's next one is due later
     let update;
     try {

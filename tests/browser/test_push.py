@@ -86,7 +86,7 @@ def streams(asked: list[str]) -> int:
 def following(phone: Any, asked: list[str]) -> None:
     """Wait until the phone's stream is open and has said the page is current."""
     wait_until(phone, lambda: streams(asked) >= 1)
-    phone.wait_for_timeout(500)
+    expect(phone.locator("body[data-stream=open]")).to_be_attached()
 
 
 def test_a_change_comes_in_the_event_and_the_page_asks_for_nothing(
@@ -96,8 +96,8 @@ def test_a_change_comes_in_the_event_and_the_page_asks_for_nothing(
     phone, asked = open_phone(open_browser, game)
     following(phone, asked)
     before = polls(asked)
-    phone.wait_for_timeout(2500)
-    assert polls(asked) == before, "a healthy stream holds the once-a-second poll back"
+    phone.wait_for_timeout(1000)  # four of the test's quicker polls (0.25 s) would have gone
+    assert polls(asked) == before, "a healthy stream holds the poll back"
 
     enter(live_server, game)
     expect(phone.locator("#turn-1")).to_be_visible(timeout=2000)
@@ -157,10 +157,12 @@ def test_a_phone_that_lost_its_connection_catches_up(
     refuse = lambda route: route.abort()  # noqa: E731
     phone.route(LIVE, refuse)
     phone.route(EVENTS, refuse)
-    phone.wait_for_timeout(1000)
+    # The server ends the stream after its second; the phone tries again, and is refused.
+    expect(phone.locator("body[data-stream=closed]")).to_be_attached(timeout=5000)
     for total in (20, 25, 12):
         enter(live_server, game, total)
-    phone.wait_for_timeout(1500)
+    missed = polls(asked)
+    wait_until(phone, lambda: polls(asked) >= missed + 2)  # two refused polls: nothing came
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)  # it missed them
     monkeypatch.setattr(game_views, "THREADED_STREAM_SECONDS", 55)
     polled_before = polls(asked)
@@ -171,14 +173,9 @@ def test_a_phone_that_lost_its_connection_catches_up(
     expect(phone.locator("#status")).to_contain_text("Next to roll: Anna")
     assert streams(asked) > opened_before_the_cut, "the stream was opened again"
     assert polls(asked) > polled_before, "what it missed came through /live"
-    # The reopened stream's first event (behind, or current) has been handled once the phone
-    # has stopped asking /live (a busy machine may take more than a second for it).
-    polled_before = -1
-    for _ in range(10):
-        if polls(asked) == polled_before:
-            break
-        polled_before = polls(asked)
-        phone.wait_for_timeout(1000)
+    # The reopened stream speaks again, and the phone stops asking /live.
+    expect(phone.locator("body[data-stream=open]")).to_be_attached(timeout=5000)
+    polled_before = polls(asked)
     enter(live_server, game)  # and the phone follows on, from the stream alone
     expect(phone.locator("#sheet-rows tr")).to_have_count(4, timeout=3000)
     assert polls(asked) == polled_before
@@ -195,8 +192,7 @@ def test_without_the_stream_the_page_polls(
     asked: list[str] = []
     phone.on("request", lambda request: asked.append(request.url))
     phone.goto(f"/g/{game['id']}/")
-    phone.wait_for_timeout(2500)
-    assert polls(asked) >= 2
+    wait_until(phone, lambda: polls(asked) >= 2, seconds=5.0)  # once a second, as players have it
 
     enter(live_server, game)
     expect(phone.locator("#turn-1")).to_be_visible(timeout=3000)
