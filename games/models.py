@@ -324,6 +324,9 @@ class TablePart(models.Model):
     commitment = models.CharField(max_length=64)
     secret = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+    # The phone's part did not come before a roll's wait ran out (asleep, or gone): the next
+    # rolls do not wait for it, until the phone is back and says so by joining again.
+    asleep = models.BooleanField(default=False)
 
     class Meta:
         ordering = ("created_at",)
@@ -339,10 +342,10 @@ class TablePart(models.Model):
 
 
 class RollPart(models.Model):
-    """One phone's part of the next roll of a game whose dice the whole table makes: HMAC-SHA256
+    """One phone's part of a roll of a game whose dice the whole table makes: HMAC-SHA256
     under the phone's secret of the roll's label (`games.rules.chance.roll_label`), which every
-    phone but the roller's sends as soon as it sees whose roll it is. The roll mixes in every
-    part sent before it (`TableRoll.parts`)."""
+    phone but the roller's sends once the roll has been asked for (`WaitingRoll`). The roll
+    mixes in every part sent before its wait ran out (`TableRoll.parts`)."""
 
     game = models.ForeignKey(Game, related_name="roll_parts", on_delete=models.CASCADE)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)  # null: the host's phone
@@ -362,6 +365,26 @@ class RollPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id} {self.label} part of {self.seat}"
+
+
+class WaitingRoll(models.Model):
+    """A roll asked for in a game whose dice the whole table makes, waiting for the other
+    phones' parts: the move as the roller chose it (what to keep, whom to attack) is fixed
+    before any other phone makes its part, so that nobody, the host and the server included,
+    knows the dice while a choice can still change. The roll is made once every awake phone's
+    part has come, or its wait has run out (`games.store.table_rolls`)."""
+
+    game = models.OneToOneField(
+        Game, primary_key=True, related_name="waiting_roll", on_delete=models.CASCADE
+    )
+    label = models.CharField(max_length=40)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)  # who asked; null: host
+    part = models.CharField(max_length=64)  # the roller's own part
+    move = models.JSONField()  # as the kind writes a move (`Engine.write_move`)
+    asked_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.label} waiting"
 
 
 class TableRoll(models.Model):

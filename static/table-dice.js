@@ -1,8 +1,10 @@
 // Dice made by the whole table (games/rules/chance.py explains the scheme). On a game's page,
 // the host's and each player's phone keep a secret in this browser, join with its SHA-256
 // before the first roll, send their part of each roll (HMAC of the roll's label): the phone
-// whose roll it is with the roll, every other as soon as it sees the roll is next; and they
-// show the secret once the game is over. On the check page, every roll is rolled again here
+// whose roll it is with the roll, every other once the roll has been asked for and waits for
+// it (so nobody knows every part before the roller has chosen); when the wait runs out, any
+// phone asks for the roll to be made without the parts that did not come; and they show the
+// secret once the game is over. On the check page, every roll is rolled again here
 // from the seed and every part, each part checked against its phone's secret.
 // SHA-256 comes from js-sha256 (static/sha256-1.0.0.min.js): the browser's own crypto.subtle
 // is missing on the plain-http address phones at the table use.
@@ -56,6 +58,7 @@
   // a repeat. The region says which roll's part this phone has sent (data-sent).
   const sending = new Set();
   const sent = new Set();
+  const finishing = new Set();
   const once = (what, url, fields) => {
     if (sending.has(what)) return;
     sending.add(what);
@@ -77,6 +80,17 @@
       const what = "part " + label;
       if (sent.has(what)) area.dataset.sent = label;
       else once(what, area.dataset.url, { label, part: partOf(secret, label) });
+    }
+    const waiting = area.dataset.waiting;
+    if (waiting && !finishing.has(waiting)) {
+      // The server says how long the roll still waits; once it has, ask for it to be made,
+      // and again a moment later while the page still shows it waiting.
+      finishing.add(waiting);
+      setTimeout(() => {
+        send(area.dataset.url, { finish: waiting }).finally(() => {
+          setTimeout(() => { finishing.delete(waiting); tend(); }, 1000);
+        });
+      }, Number(area.dataset.dueMs || 0) + 250);
     }
     if (area.dataset.finished === "1" && area.dataset.revealed === "0") {
       once("reveal", area.dataset.url, { secret });

@@ -141,6 +141,9 @@ THIRTY_COOLDOWN_MS = 600
 # long: two heartbeats (games/push.py) and a margin (games/presence.py).
 THIRTY_PRESENCE_QUIET_SECONDS: float = 45
 THIRTY_POLL_SECONDS: float = 1
+# How long a roll of the dice the whole table makes waits for the other phones' parts before
+# it is made without those that have not come (games/store/table_rolls.py).
+THIRTY_TABLE_ROLL_WAIT_SECONDS: float = 4
 # Computers move at once; every phone shows their moves one by one, this far apart, so that
 # a person can follow them (static/thirty.js, data-pace). The browser tests shorten it too.
 THIRTY_PACE_MS = 1500

@@ -46,8 +46,9 @@ def rng(seed: Seed, label: str) -> random.Random:
 # roll. For each roll, each phone makes a part: HMAC-SHA256 under that secret of the roll's
 # label, which names the roll's place in the game (`roll_label`), so that nothing but the game
 # moving on gives a roll other parts. The phone whose roll it is sends its part with the
-# roll; every other phone sends its part as soon as it sees whose roll it is. The dice come
-# from the server's seed and every part sent before the roll, together, in a fixed order
+# roll, its choice fixed; every other phone sends its part only then, while the roll waits
+# (`games.store.table_rolls`). The dice come from the server's seed and every part that
+# came before the roll was made, together, in a fixed order
 # (`mixed`; `games.rules.dice.rolled.table_dice`). At the end the secrets are shown, and
 # every part and every die can be checked.
 

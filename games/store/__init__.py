@@ -10,6 +10,7 @@ client last saw, and bumps the version, so two phones can never record one roll 
   version, the log once the game is over.
 - `sheet`: the rows and cells as stored, and the running sums.
 - `seeds`: the secret seed each game's chance is drawn from, and a phone's part in it.
+- `table_rolls`: a roll of the dice the whole table makes, waiting for every phone's part.
 - `seats`: what a seat's phone holds: its claimed key, its part in the table's dice.
 - `games`: what no kind's rules see: rematch, switches, names, delete and restore.
 - `errors`: what the store refuses.
@@ -18,6 +19,7 @@ client last saw, and bumps the version, so two phones can never record one roll 
 from games.store.errors import (
     BadKeyError,
     NotYourTurnError,
+    RollWaitsError,
     SeatTakenError,
     StaleVersionError,
     TableDiceError,
@@ -61,6 +63,7 @@ from games.store.seats import (
 )
 from games.store.seeds import revealed_seed
 from games.store.sheet import cell_sums, load_cells
+from games.store.table_rolls import finish_waiting_roll, send_part
 
 __all__ = [
     "MAX_MOVES",
@@ -71,6 +74,7 @@ __all__ = [
     "NotYourTurnError",
     "Played",
     "Player",
+    "RollWaitsError",
     "SeatTakenError",
     "StaleVersionError",
     "TableDiceError",
@@ -79,6 +83,7 @@ __all__ = [
     "cell_sums",
     "claim_seat",
     "delete_game",
+    "finish_waiting_roll",
     "finished_log",
     "hand_seat_over",
     "import_game",
@@ -96,6 +101,7 @@ __all__ = [
     "reveal_table_secret",
     "revealed_seed",
     "seat_joined",
+    "send_part",
     "show_hints",
     "start_game",
     "start_rematch",

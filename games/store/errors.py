@@ -3,6 +3,8 @@ pages and the API each turn it into their own answer."""
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class StaleVersionError(Exception):
     """The game changed since the client last looked; nothing was recorded."""
@@ -14,6 +16,16 @@ class NotYourTurnError(Exception):
 
 class TurnInProgressError(Exception):
     """A turn typed in, or an undo, while a turn with app-rolled dice is under way."""
+
+
+class RollWaitsError(Exception):
+    """A roll of the table's dice was asked for and waits for the other phones' parts
+    (`WaitingRoll`): nothing is rolled yet. `game` is at its new version, which shows the
+    roll waiting to every phone."""
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game.pk)
+        self.game = game
 
 
 class BadKeyError(Exception):

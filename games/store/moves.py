@@ -30,15 +30,31 @@ from games import claims, rules
 from games.cache import announce, recall, remember
 from games.join_codes import join_code
 from games.kinds import CLAIM, Kind, find_kind
-from games.models import Cell, Game, Move, Seat, Secret, Turn, hash_key, new_key, seat_key
+from games.models import (
+    Cell,
+    Game,
+    Move,
+    Seat,
+    Secret,
+    Turn,
+    WaitingRoll,
+    hash_key,
+    new_key,
+    seat_key,
+)
 from games.names import name_key
 from games.rules import chance
 from games.rules.engine import Engine, SheetRow
 from games.rules.errors import gettext_noop
-from games.store.errors import NotYourTurnError, StaleVersionError, TurnInProgressError
+from games.store.errors import (
+    NotYourTurnError,
+    RollWaitsError,
+    StaleVersionError,
+    TurnInProgressError,
+)
 from games.store.locking import bump, lock_game
 from games.store.notices import tell_taken_back
-from games.store.seeds import RequestChance, fresh_seed
+from games.store.seeds import MustWait, RequestChance, fresh_seed
 from games.store.sheet import add_to_sums
 
 # A game's log and its sheet are capped, so that no game (played or imported) grows without
@@ -200,12 +216,14 @@ def play(
     """Check a move with the rules and store it; then every computer seat whose turn it
     becomes moves at once. `seat` is the seat whose phone made the move, or None for the
     host moving for whoever is to move (where the kind lets the host, which the caller
-    checks). `part` is the phone's part in the dice, where the table makes them. Raises
-    `rules.RuleError`, `StaleVersionError`, `NotYourTurnError`, `TurnInProgressError` or
-    `Game.DoesNotExist`; on any of them nothing changes."""
+    checks). `part` is the phone's part in the dice, where the table makes them: a roll
+    there waits for the other phones' parts (`RollWaitsError`, `games.store.table_rolls`).
+    Raises `rules.RuleError`, `StaleVersionError`, `NotYourTurnError`, `TurnInProgressError`
+    or `Game.DoesNotExist`; on any of them nothing changes."""
     try:
         with transaction.atomic():
             game = lock_game(game_id, version)
+            refuse_while_a_roll_waits(game)
             engine = engine_of(find_kind(game.kind))
             state = load_state(game)
             mover = state.to_move()
@@ -217,30 +235,77 @@ def play(
             ):
                 # (Once the game is over, the rules say so: `play` refuses any move.)
                 raise NotYourTurnError
-            number = last_move_number(game)
-            if number >= MAX_MOVES:
-                raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
             person = RequestChance(game, seat, part, version, required=True)
-            move = engine.with_chance(state, move, person)
-            state, public = state.play(move, mover)
-            assert mover is not None  # the game is going: `play` refused the move otherwise
-            done = [Logged(mover, move, public)]
-            _store_moves(engine, game, number, done)
-            followers = person.for_followers()
-            state, more = _computers_play(engine, game, state, computers, number + 1, followers)
-            game = _settle(engine, game, state)
-        return Played(game, state, tuple(logged.public for logged in (*done, *more)))
+            try:
+                return play_and_follow(engine, game, state, move, person, computers)
+            except MustWait as wait:
+                # Nothing is written yet: the roll, as chosen, waits for the table.
+                WaitingRoll.objects.create(
+                    game=game,
+                    label=wait.label,
+                    seat=seat,
+                    part=part or "",
+                    move=engine.write_move(move),
+                    asked_at=timezone.now(),
+                )
+                game = _settle(engine, game, state)
+        raise RollWaitsError(game)
     except rules.MoveUnderWayError as error:
         raise TurnInProgressError from error
     except IntegrityError as error:
-        # Another request stored this move's number first.
+        # Another request stored this move's number first (or asked for this roll first).
         raise StaleVersionError from error
+
+
+ROLL_WAITING = gettext_noop(
+    "A roll is on its way: it waits a moment for the other phones' parts of the dice."
+)
+
+
+def refuse_while_a_roll_waits(game: Game) -> None:
+    """Nothing changes the game while a roll of the table's dice waits for the other phones'
+    parts, so that the roll is made for the game it was asked for (one query, only in a game
+    of the table's dice)."""
+    if game.table_dice and WaitingRoll.objects.filter(game=game).exists():
+        raise rules.IllegalTurnError(ROLL_WAITING)
+
+
+def play_and_follow(
+    engine: Engine[Any, Any, Any],
+    game: Game,
+    state: Any,
+    move: Any,
+    chance: RequestChance,
+    computers: frozenset[int],
+) -> Played:
+    """Under the caller's lock: the move of the seat to move, with its chance, stored; then
+    the computers' moves it leads to."""
+    mover = state.to_move()
+    number = last_move_number(game)
+    if number >= MAX_MOVES:
+        raise rules.IllegalMoveError(TOO_MANY_MOVES, most=MAX_MOVES)
+    move = engine.with_chance(state, move, chance)
+    state, public = state.play(move, mover)
+    assert mover is not None  # the game is going: `play` refused the move otherwise
+    done = [Logged(mover, move, public)]
+    _store_moves(engine, game, number, done)
+    followers = chance.for_followers()
+    state, more = _computers_play(engine, game, state, computers, number + 1, followers)
+    game = _settle(engine, game, state)
+    return Played(game, state, tuple(logged.public for logged in (*done, *more)))
+
+
+def computer_seats(game: Game) -> frozenset[int]:
+    return _computer_seats(game)
 
 
 def play_computer_moves(game: Game) -> Game:
     """Let the computer seats move whose turn it is (one was just handed a seat), under the
     caller's lock; the game at its new version. Raises `TurnInProgressError` when the seat
-    handed over is in the middle of a move of several steps."""
+    handed over is in the middle of a move of several steps. While a roll of the table's
+    dice waits, the computers move once it is made."""
+    if game.table_dice and WaitingRoll.objects.filter(game=game).exists():
+        return bump(game)
     engine = engine_of(find_kind(game.kind))
     try:
         state, _ = _computers_play(
@@ -267,6 +332,7 @@ def undo(game_id: str, *, version: int | None = None) -> Game:
     the last row are under way, or `StaleVersionError`."""
     with transaction.atomic():
         game = lock_game(game_id, version)
+        refuse_while_a_roll_waits(game)
         engine = engine_of(find_kind(game.kind))
         live = _live_moves(game)
         if live and live[-1][3] is None:
@@ -324,6 +390,7 @@ def take_back_step(game_id: str, seat: int | None, *, version: int | None = None
     way, `NotYourTurnError`, or `StaleVersionError`."""
     with transaction.atomic():
         game = lock_game(game_id, version)
+        refuse_while_a_roll_waits(game)
         engine = engine_of(find_kind(game.kind))
         live = _live_moves(game)
         if not live or live[-1][3] is not None:

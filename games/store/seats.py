@@ -131,7 +131,8 @@ def _new_link(game: Game, seat: Seat, host_key: str) -> str:
 
 def join_table_dice(game_id: str, seat: int | None, commitment: str) -> Game:
     """A phone (the host's when `seat` is None) joins the table's dice with the SHA-256 of its
-    secret, before the first roll; joining again with the same one changes nothing. Raises
+    secret, before the first roll; joining again with the same one changes nothing, but for a
+    phone back after it missed a roll (`TablePart.asleep`), whose part is waited for again. Raises
     `TableDiceError` with the sentence to show."""
     with transaction.atomic():
         game = lock_game(game_id, None)
@@ -139,7 +140,11 @@ def join_table_dice(game_id: str, seat: int | None, commitment: str) -> Game:
             raise TableDiceError(gettext_noop("This game's dice are not made by the table."))
         known = TablePart.objects.filter(game=game, seat=seat).first()
         if known is not None and hmac.compare_digest(known.commitment, commitment):
-            return game  # the same phone again (a reload)
+            if not known.asleep:
+                return game  # the same phone again (a reload)
+            # Back after it missed a roll: the next rolls wait for its part again.
+            TablePart.objects.filter(pk=known.pk).update(asleep=False)
+            return bump(game)
         if TableRoll.objects.filter(game=game).exists():
             raise TableDiceError(
                 gettext_noop(

@@ -1,8 +1,8 @@
 """Where the dice the app rolls come from: each game's secret seed (its SHA-256 shown from
 the start, the seed itself once the game is over, a fresh one when an undo reopens it) and,
 in a game whose dice the whole table makes, every phone's part of the roll
-(`games.rules.chance`): the roller's, sent with the roll, and each other phone's, sent as
-soon as it saw whose roll it was (`send_part`).
+(`games.rules.chance`): the roller's, sent with the roll, and each other phone's, sent once
+the roll has been asked for and waits for it (`games.store.table_rolls`).
 """
 
 from __future__ import annotations
@@ -11,13 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
-from django.db import IntegrityError, transaction
-
 from games import rules
 from games.models import Game, RollPart, Secret, TablePart, TableRoll
 from games.rules import chance
 from games.rules.errors import gettext_noop
-from games.store.errors import TableDiceError
 
 Part = tuple[int | None, str]  # a phone's part: (its seat, None for the host's phone; hex)
 
@@ -65,13 +62,23 @@ class Chance:
         return roll
 
 
+class MustWait(Exception):
+    """A person's roll of the table's dice that has to wait for the other phones' parts of it
+    (`label`) before anything is rolled."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(label)
+        self.label = label
+
+
 class RequestChance:
     """The chance one request draws, for the one store path (`games.rules.engine.Chance`):
     where it comes from is worked out only when a move first needs it, so that a typed-in
     turn, a card or a choice asks nothing of the table's dice. `required`: the move is a
-    person's roll, for which a game whose dice the table makes needs the phone's part; the
-    computers that follow a request roll with the same part where it came, else with the
-    server's seed alone."""
+    person's roll, for which a game whose dice the table makes needs the phone's part, and
+    the part of every other awake phone, which it waits for (`MustWait`) unless it `waited`
+    already; the computers that follow a request roll with the same parts where they came,
+    else with the server's seed alone."""
 
     def __init__(
         self,
@@ -81,9 +88,10 @@ class RequestChance:
         version: int | None = None,
         *,
         required: bool = False,
+        waited: bool = False,
     ) -> None:
         self.game, self.seat, self.part, self.version = game, seat, part, version
-        self.required = required
+        self.required, self.waited = required, waited
         self._seed: str | None = None
         self._source: Chance | None = None
 
@@ -104,7 +112,12 @@ class RequestChance:
     def dice(self, number: int, step: int, count: int) -> tuple[int, ...]:
         if self._source is None:
             found = request_chance(
-                self.game, self.seat, self.part, self.version, required=self.required
+                self.game,
+                self.seat,
+                self.part,
+                self.version,
+                required=self.required,
+                waited=self.waited,
             )
             self._source = replace(found, seed=self.seed())
         return self._source.roller(number)(step, count)
@@ -128,21 +141,31 @@ OTHER_PART = gettext_noop(
 
 
 def request_chance(
-    game: Game, seat: int | None, part: str | None, version: int | None, *, required: bool
+    game: Game,
+    seat: int | None,
+    part: str | None,
+    version: int | None,
+    *,
+    required: bool,
+    waited: bool = False,
 ) -> Chance:
     """The dice of a request by the host (`seat` None) or a seat. At a table's dice, a part is
     required for a person's roll (`required`): the phone's part of the next roll as the
-    request found the game (`next_roll_label`). Every part the other phones sent for that
-    roll goes in too, and the computers' turns the request leads to roll with the same."""
+    request found the game (`next_roll_label`). The other phones make theirs only once the
+    roll has been asked for, so that nobody knows every part while the roller's choice can
+    still change: until every awake phone's part has come, the roll waits (`MustWait`),
+    unless it has `waited` already. Every part sent goes in, and the computers' turns the
+    request leads to roll with the same."""
     if not game.table_dice:
         return Chance(game)
     label = _request_label(game)
     sent = _sent_parts(game, label)
-    if part is None or not chance.is_digest(part) or version is None:
+    if part is None or not chance.is_digest(part) or (version is None and not waited):
         if required:
             raise rules.IllegalTurnError(NO_PART)
         return Chance(game, label=label, others=sent)
-    if not TablePart.objects.filter(game=game, seat=seat).exists():
+    joined = dict(TablePart.objects.filter(game=game).values_list("seat", "asleep"))
+    if seat not in joined:
         if required:
             raise rules.IllegalTurnError(NOT_AT_TABLE)
         return Chance(game, label=label, others=sent)
@@ -150,6 +173,9 @@ def request_chance(
         # The same phone's part of one roll is one HMAC: two would be one too many.
         raise rules.IllegalTurnError(OTHER_PART)
     others = tuple((who, other) for who, other in sent if who != seat)
+    awake = {phone for phone, asleep in joined.items() if not asleep and phone != seat}
+    if required and not waited and awake - {who for who, _ in others}:
+        raise MustWait(label)
     return Chance(game, part=part, seat=seat, label=label, others=others)
 
 
@@ -178,28 +204,6 @@ def _label(game_id: str, turns: int) -> str:
 
 def _sent_parts(game: Game, label: str) -> tuple[Part, ...]:
     return tuple(RollPart.objects.filter(game=game, label=label).values_list("seat", "part"))
-
-
-def send_part(game: Game, seat: int | None, label: str, part: str) -> None:
-    """A phone's part of the next roll, sent before it (the host's phone when `seat` is
-    None); sending the same again changes nothing. Raises `TableDiceError` with the sentence
-    to show: a game not of the table's dice, a phone that has not joined, a roll that is no
-    longer the next, another part for the same roll."""
-    if not game.table_dice:
-        raise TableDiceError(gettext_noop("This game's dice are not made by the table."))
-    if not TablePart.objects.filter(game=game, seat=seat).exists():
-        raise TableDiceError(gettext_noop("This phone did not join the table's dice."))
-    if label != next_roll_label(game):
-        raise TableDiceError(
-            gettext_noop("That roll has been rolled already: this phone sends its next part.")
-        )
-    try:
-        with transaction.atomic():
-            RollPart.objects.create(game=game, seat=seat, label=label, part=part)
-    except IntegrityError:
-        known = RollPart.objects.filter(game=game, seat=seat, label=label).first()
-        if known is None or known.part != part:
-            raise TableDiceError(OTHER_PART) from None
 
 
 def revealed_seed(game: Game, *, finished: bool | None = None) -> str | None:

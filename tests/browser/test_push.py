@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.web import game as game_views
-from tests.browser.conftest import PHONE, QUICK_POLL_SECONDS
+from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE, QUICK_POLL_SECONDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")
@@ -158,7 +158,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
     phone.route(LIVE, refuse)
     phone.route(EVENTS, refuse)
     # The server ends the stream after its second; the phone tries again, and is refused.
-    expect(phone.locator("body[data-stream=closed]")).to_be_attached(timeout=5000)
+    expect(phone.locator("body[data-stream=closed]")).to_be_attached(timeout=LIVE_TIMEOUT_MS * 3)
     for total in (20, 25, 12):
         enter(live_server, game, total)
     missed = polls(asked)
@@ -174,7 +174,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
     assert streams(asked) > opened_before_the_cut, "the stream was opened again"
     assert polls(asked) > polled_before, "what it missed came through /live"
     # The reopened stream speaks again, and the phone stops asking /live.
-    expect(phone.locator("body[data-stream=open]")).to_be_attached(timeout=5000)
+    expect(phone.locator("body[data-stream=open]")).to_be_attached(timeout=LIVE_TIMEOUT_MS * 3)
     polled_before = polls(asked)
     enter(live_server, game)  # and the phone follows on, from the stream alone
     expect(phone.locator("#sheet-rows tr")).to_have_count(4, timeout=3000)

@@ -1,8 +1,9 @@
 """Dice made by the whole table: every phone joins with the SHA-256 of a secret before the
 first roll; every roll mixes the server's seed with the part of the phone that asked and the
-part every other phone sent as soon as it saw the roll was next, each made for the roll's
-label; at the end every secret is shown and every die re-derives, checked here
-independently. Nothing but the game moving on gives a roll a new label."""
+part every other phone sent once the roll, its choice fixed, waited for it, each made for the
+roll's label; at the end every secret is shown and every die re-derives, checked here
+independently. Nothing but the game moving on gives a roll a new label, and no part is taken
+before the roll is asked for, so nobody knows every part while a choice can change."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ class Phone:
         return hmac.new(bytes.fromhex(self.secret), message, hashlib.sha256).hexdigest()
 
     def send(self, label: str, part: str | None = None) -> Any:
-        """The part of the next roll this phone sends as soon as it sees the roll is next."""
+        """The part of a roll this phone sends once it sees the roll waiting for it."""
         body = {"label": label, "part": part or self.part(label)}
         return self.client.post(f"/g/{self.game['id']}/table-dice", body)
 
@@ -55,6 +56,10 @@ class Phone:
         extra = {"part": self.part(state["table_label"])} if part else {}
         body = body | {"version": state["version"]} | extra
         return post(self.client, f"/api/games/{self.game['id']}/roll", body, **self.headers)
+
+    def state(self) -> dict[str, Any]:
+        answer: dict[str, Any] = self.client.get(f"/api/games/{self.game['id']}").json()
+        return answer
 
 
 def independent_dice(seed: str, parts: list[str], turn: int, step: int, count: int) -> list[int]:
@@ -79,12 +84,21 @@ def new_table(client: Client, **rules: Any) -> tuple[dict[str, Any], Phone, Phon
 
 
 def step(phone: Phone, body: dict[str, Any], state: dict[str, Any], *others: Phone) -> Any:
-    """One step of `phone`'s turn, after every phone in `others` sent its part of it."""
-    for other in others:
-        assert other.send(state["table_label"]).status_code == 204
+    """One step of `phone`'s turn: a roll asked for waits for every phone in `others`, which
+    sends its part of it; the last part makes the roll. A choice that rolls nothing (whom
+    to attack) is made at once."""
     answer = phone.roll(body, state)
-    assert answer.status_code == 200, answer.json()
-    return answer.json()
+    if not others or answer.status_code == 200:  # a step that rolls nothing (a choice)
+        assert answer.status_code == 200, answer.json()
+        return answer.json()
+    assert answer.status_code == 202, answer.json()
+    waiting = answer.json()["table_waiting"]
+    assert waiting["label"] == state["table_label"]
+    for other in others:
+        assert other.send(waiting["label"]).status_code == 204
+    after = phone.state()
+    assert after["table_waiting"] is None and after["version"] > answer.json()["version"]
+    return after
 
 
 def play_turn(phone: Phone, state: dict[str, Any], *others: Phone) -> dict[str, Any]:
@@ -134,14 +148,24 @@ def test_a_whole_game_of_table_dice_mixes_every_phone_and_checks_out(client: Cli
     assert state["table_label"] == "t:1:0"
     missing = anna.roll({}, state, part=False)
     assert missing.status_code == 422 and "part" in missing.json()["error"]
-    # The others send their parts of Anna's first roll as soon as they see it is next; a
-    # phone that sends another part for the same roll is refused, and so is an old label.
+    # Nobody sends a part before the roll is asked for: that would let whoever reads the
+    # server's rows see the dice before the roller chose.
+    assert ben.send("t:1:0").status_code == 409
+    asked = anna.roll({}, state)
+    assert asked.status_code == 202
+    assert asked.json()["table_waiting"]["label"] == "t:1:0"
+    assert asked.json()["table_waiting"]["roller"] == 1
+    assert not TableRoll.objects.exists()  # nothing rolled yet
+    again = anna.roll({}, asked.json())
+    assert again.status_code == 422 and "on its way" in again.json()["error"]
+    assert anna.send("t:1:0").status_code == 409  # the roller's part came with the roll
     assert ben.send("t:1:0").status_code == 204
     assert ben.send("t:1:0").status_code == 204  # the same again changes nothing
     assert ben.send("t:1:0", host.part("t:1:0")).status_code == 409
-    assert host.send("t:1:0").status_code == 204
-    first = anna.roll({}, state)
-    assert first.status_code == 200
+    assert not TableRoll.objects.exists()  # the host's phone has not sent yet
+    assert host.send("t:1:0").status_code == 204  # the last part: the roll is made
+    first = anna.state()
+    assert first["table_waiting"] is None and first["turn_in_progress"] is not None
     roll = TableRoll.objects.get()
     assert roll.seat == 0 and roll.label == "t:1:0"
     assert roll.parts == [  # the host's phone first, then by seat
@@ -149,15 +173,16 @@ def test_a_whole_game_of_table_dice_mixes_every_phone_and_checks_out(client: Cli
         {"seat": 0, "part": anna.part("t:1:0")},
         {"seat": 1, "part": ben.part("t:1:0")},
     ]
-    assert first.json()["table_label"] == "t:1:1"
-    assert ben.send("t:1:0").status_code == 409  # rolled already
+    assert first["table_label"] == "t:1:1"
+    assert ben.send("t:1:0").status_code == 204  # sent before, and used: nothing changes
+    assert ben.send("t:1:1").status_code == 409  # no roll waits for it yet
     # After the first roll nobody joins, and the secrets stay hidden till the end.
     late = Phone(game, "thirty_seat", game["seat_keys"][0], "X-Seat-Key")
     refused = late.join()
     assert refused.status_code == 409 and "started" in refused.content.decode()
     assert anna.join().status_code == 204  # the same phone again, after a reload
     assert anna.reveal().status_code == 409
-    state = play_turn(anna, first.json(), host, ben)
+    state = play_turn(anna, first, host, ben)
     while not state["finished"]:
         if state["next_roller"] == 1:
             state = play_turn(anna, state, host, ben)
@@ -178,24 +203,70 @@ def test_a_whole_game_of_table_dice_mixes_every_phone_and_checks_out(client: Cli
     assert undo.status_code == 422
 
 
-def test_no_change_but_a_move_gives_the_next_roll_other_parts(client: Client) -> None:
-    """A host who could see the other phones' parts could otherwise change the game (its
-    name, the hints) to have every phone make new parts, and roll when they suit."""
+def test_while_a_roll_waits_its_choice_and_its_label_stay(client: Client) -> None:
+    """The roll is made for the game it was asked for: nothing changes the game meanwhile but
+    what no die depends on (its name, the hints), and nothing gives the roll a new label."""
     game, host, anna, ben = new_table(client)
     for phone in (host, anna, ben):
         assert phone.join().status_code == 204
-    before = client.get(f"/api/games/{game['id']}").json()
-    assert ben.send(before["table_label"]).status_code == 204
+    before = anna.state()
+    asked = anna.roll({}, before)
+    assert asked.status_code == 202
     store.rename_game(game["id"], "Another name")
     store.show_hints(game["id"], shown=True)
-    after = client.get(f"/api/games/{game['id']}").json()
-    assert after["version"] > before["version"]
-    assert after["table_label"] == before["table_label"]
-    assert ben.send(after["table_label"]).status_code == 204  # the part it sent stands
-    assert RollPart.objects.count() == 1
-    answer = anna.roll({}, after)
-    assert answer.status_code == 200
-    assert [entry["seat"] for entry in TableRoll.objects.get().parts] == [0, 1]
+    after = anna.state()
+    assert after["version"] > asked.json()["version"]
+    assert after["table_label"] == before["table_label"] == after["table_waiting"]["label"]
+    typed = post(
+        client, f"/api/games/{game['id']}/turns", {"total": 20}, **{"X-Host-Key": game["host_key"]}
+    )
+    assert typed.status_code == 422 and "on its way" in typed.json()["error"]
+    undo = client.delete(f"/api/games/{game['id']}/turns/last", headers=host.headers)
+    assert undo.status_code == 422
+    assert ben.send(after["table_label"]).status_code == 204
+    assert host.send(after["table_label"]).status_code == 204
+    assert RollPart.objects.count() == 2
+    assert [entry["seat"] for entry in TableRoll.objects.get().parts] == [None, 0, 1]
+    assert len(anna.state()["turn_in_progress"]["rolls"]) == 1
+
+
+def test_a_phone_that_left_holds_one_roll_up_for_a_moment_and_no_more(
+    client: Client, settings: Any
+) -> None:
+    game, host, anna, ben = new_table(client)
+    for phone in (host, anna, ben):
+        assert phone.join().status_code == 204
+    state = anna.state()
+    asked = anna.roll({}, state)
+    assert asked.status_code == 202
+    label = state["table_label"]
+    assert host.send(label).status_code == 204
+    # Ben's phone is gone. Before the wait runs out, asking to go on changes nothing.
+    assert host.client.post(f"/g/{game['id']}/table-dice", {"finish": label}).status_code == 204
+    assert anna.state()["table_waiting"] is not None
+    settings.THIRTY_TABLE_ROLL_WAIT_SECONDS = 0
+    assert host.client.post(f"/g/{game['id']}/table-dice", {"finish": label}).status_code == 204
+    rolled = anna.state()
+    assert rolled["table_waiting"] is None and rolled["turn_in_progress"] is not None
+    assert [entry["seat"] for entry in TableRoll.objects.get().parts] == [None, 0]
+    late = ben.send(label)
+    assert late.status_code == 409 and "without it" in late.content.decode()
+    page = host.client.get(f"/g/{game['id']}/").content.decode()
+    assert "asleep" in page
+    # Ben's phone is asleep: Anna's next roll waits for the host's phone alone.
+    settings.THIRTY_TABLE_ROLL_WAIT_SECONDS = 60
+    keep = {"keep": [max(rolled["turn_in_progress"]["rolls"][-1]["dice"])]}
+    state = step(anna, keep, rolled, host)
+    assert [entry["seat"] for entry in list(TableRoll.objects.all())[-1].parts] == [None, 0]
+    # Back, Ben's phone joins again (its page does so by itself), and is waited for again.
+    assert ben.join().status_code == 204
+    if state["turn_in_progress"] is not None:
+        turn = state["turn_in_progress"]
+        body: dict[str, Any] = (
+            {"keep": [max(turn["rolls"][-1]["dice"])]} if turn["ask"] == "keep" else {"hunt": True}
+        )
+        state = step(anna, body, anna.state(), host, ben)
+        assert [entry["seat"] for entry in list(TableRoll.objects.all())[-1].parts] == [None, 0, 1]
 
 
 def test_computers_after_a_typed_turn_roll_with_the_parts_of_the_turn_it_followed(
@@ -212,7 +283,6 @@ def test_computers_after_a_typed_turn_roll_with_the_parts_of_the_turn_it_followe
     for phone in (host, anna):
         assert phone.join().status_code == 204
     state = client.get(f"/api/games/{game['id']}").json()
-    assert host.send(state["table_label"]).status_code == 204
     # Anna types in a turn from her own phone's page, with her part of the roll it found.
     typed = anna.client.post(
         f"/g/{game['id']}/turn",
@@ -221,10 +291,8 @@ def test_computers_after_a_typed_turn_roll_with_the_parts_of_the_turn_it_followe
     assert typed.status_code in (200, 302)
     robot = list(TableRoll.objects.filter(number=2))
     assert robot and {roll.label for roll in robot} == {"t:1:0"}
-    assert robot[0].parts == [
-        {"seat": None, "part": host.part("t:1:0")},
-        {"seat": 0, "part": anna.part("t:1:0")},
-    ]
+    # Nobody chooses a computer's dice: they do not wait for the other phones.
+    assert robot[0].parts == [{"seat": 0, "part": anna.part("t:1:0")}]
     assert Game.objects.get(pk=game["id"]).turn_count == 2
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from games import kinds
+from games import kinds, store
 from games.api.base import (
     ApiError,
     answer,
@@ -20,7 +20,6 @@ from games.api.base import (
     parse,
 )
 from games.kinds.dice import api_models, moves
-from games.kinds.dice.state import State
 from games.kinds.dice.state import game_state as state_of
 from games.kinds.dice.stored import rolling_turn
 from games.models import Game
@@ -37,7 +36,7 @@ def play_move(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespons
         offered(game, kinds.CARD)  # a card for a dice game: refused as the kind says
     if "total" in body:
         return typed_turn(game, seat, body)
-    return roll_step(game, seat, body).response(status=201)
+    return roll_step(game, seat, body, status=201)
 
 
 def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpResponse:
@@ -48,9 +47,10 @@ def typed_turn(game: Game, seat: int | None, body: dict[str, Any]) -> HttpRespon
     return state_of(played.game).response(status=201)
 
 
-def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
+def roll_step(game: Game, seat: int | None, body: dict[str, Any], status: int) -> HttpResponse:
     """One step of a rolled turn (DESIGN.md, "App-rolled dice" and "Dice thrown at the
-    table, refereed")."""
+    table, refereed"), answered with the state and `status`; at the table's dice, 202 with
+    the roll waiting for the other phones' parts (`table_waiting`)."""
     offered(game, kinds.ROLL)
     new = parse(api_models.NewRoll, body)
     if new.dice is not None and not new.table:
@@ -64,16 +64,19 @@ def roll_step(game: Game, seat: int | None, body: dict[str, Any]) -> State:
         hunt=new.hunt,
         stop=new.stop,
     )
-    played = moves.roll(
-        game.pk,
-        action,
-        version=new.version,
-        seat=seat,
-        part=new.part,
-        dice=tuple(new.dice or ()),
-        table=new.table,
-    )
-    return state_of(played.game)
+    try:
+        played = moves.roll(
+            game.pk,
+            action,
+            version=new.version,
+            seat=seat,
+            part=new.part,
+            dice=tuple(new.dice or ()),
+            table=new.table,
+        )
+    except store.RollWaitsError as waits:
+        return state_of(waits.game).response(status=202)
+    return state_of(played.game).response(status=status)
 
 
 def _target(game: Game, target: int | None) -> int | None:
@@ -101,7 +104,7 @@ def roll(request: HttpRequest, game_id: str) -> HttpResponse:
     """`/roll`: one step of a rolled turn, as `/moves` takes it. 200 with the state."""
     game = Game.objects.get(pk=game_id)
     offered(game, kinds.ROLL)
-    return roll_step(game, host_or_seat(request, game), json_object(request)).response()
+    return roll_step(game, host_or_seat(request, game), json_object(request), status=200)
 
 
 @api_view(["GET"])

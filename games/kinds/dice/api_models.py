@@ -215,6 +215,15 @@ class UndoneTurn(TurnReported):
     undone_at: str
 
 
+class WaitingRollState(BaseModel):
+    """A roll of the table's dice asked for, waiting for the other phones' parts: made once
+    every awake phone's part has come, or at `due_at` without those that did not."""
+
+    label: str
+    roller: Annotated[int | None, Field(description="The seat whose phone asked; null: host")]
+    due_at: Annotated[str, Field(description="When it is made without the missing parts")]
+
+
 class GameState(Answer):
     """A dice game: every rule key resolved, seats and turns numbered from 1."""
 
@@ -236,6 +245,13 @@ class GameState(Answer):
         Field(
             description="With table_dice, until the game is over: the label of the next roll,"
             ' "t:<turn>:<rolls so far>", which every phone makes its part of that roll for'
+        ),
+    ] = None
+    table_waiting: Annotated[
+        WaitingRollState | None,
+        Field(
+            description="With table_dice: the roll asked for that waits for the other phones'"
+            " parts (each sends its part of `label` now), else null"
         ),
     ] = None
     seed_sha256: Annotated[
@@ -301,7 +317,9 @@ OPERATIONS = (
         "/api/games/{game_id}/roll",
         "One step of a dice turn the app rolls: the first roll, setting dice aside (the rest"
         " are rolled), healing, the target and the hunt (the host's key, or the roller's own"
-        " seat key)",
+        " seat key). Where the table makes the dice, a roll answers 202 with the state, its"
+        " `table_waiting` set: the roll is made once the other phones have sent their parts"
+        " of it, or its wait has run out",
         (200, GameState),
         (400, 403, 404, 409, 413, 415, 422, 429),
         (GAME_ID, HOST_KEY, SEAT_KEY),

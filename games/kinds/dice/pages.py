@@ -27,14 +27,14 @@ from games.kinds.dice.explain import turn_summary
 from games.kinds.dice.latest import LATEST_SHOWN, latest_moves
 from games.kinds.dice.sheet import Sheet, full_sheet, last_rows, sheet_of, sheet_since
 from games.kinds.dice.stored import load_snapshot, position_of, rolling_turn, up_to
-from games.kinds.dice.table_dice import phone_parts, table_dice_check
+from games.kinds.dice.table_dice import phone_parts, table_dice_check, waiting_roll
 from games.kinds.dice.tray import before_roll_chance, recaps_of, tray_of, undone_turns
 from games.models import Game
 from games.page_stream import Mark, Update
 from games.rules import RuleError, chance
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
-from games.store.seeds import next_roll_label, send_part
+from games.store.seeds import next_roll_label
 from games.translate import rule_error_message
 from games.web.common import (
     HOST,
@@ -255,6 +255,16 @@ def roll_step(request: HtmxHttpRequest, game: Game, access: Access) -> HttpRespo
             error = _("Someone else changed the game first. Look at the dice and choose again.")
         except store.NotYourTurnError:
             error = _(NOT_YOUR_TURN)
+        except store.RollWaitsError as waits:
+            # The roll waits for the other phones' parts: every page shows it waiting.
+            if not request.htmx:
+                return redirect("game", game.pk)
+            sheet, replace = sheet_since(
+                waits.game,
+                int_or_none(request.POST.get("n")) or 0,
+                int_or_none(request.POST.get("t")),
+            )
+            return _render_update(request, sheet, replace=replace, access=access, extra={})
         else:
             if not request.htmx:
                 return redirect("game", game.pk)
@@ -470,30 +480,24 @@ def _time_to_go(sheet: Sheet) -> dict[str, Any] | None:
 
 def _table_dice_context(game: Game, access: Access, next_roller: int | None) -> dict[str, Any]:
     """The phones that make this game's dice, and whether this phone is one of them: the
-    host's and every seat's phone join by themselves, and each sends its part of the next
-    roll as soon as it sees it (static/table-dice.js), but the phone that will roll it: a
-    seat's own on its turn, the host's for a seat no phone of its own joined for. That one
-    sends its part with the roll, so that nobody knows every part before the roll is asked
-    for."""
+    host's and every seat's phone join by themselves. The roller's phone sends its part with
+    the roll; every other phone sends its part once the roll has been asked for and waits
+    (static/table-dice.js), so that nobody knows every part before the roller has chosen."""
     if not game.table_dice:
         return {}
     parts = phone_parts(game)
     phone = access.host or access.seat is not None
     mine = None if access.host else access.seat  # the host's phone joins as the host
     own = next((part for part in parts if part.seat == mine), None) if phone else None
-    seated = {part.seat for part in parts}
-    rolls_next = (
-        next_roller is not None and next_roller not in seated
-        if access.host
-        else next_roller == mine
-    )
+    waiting = waiting_roll(game)
     return {
         "table_parts": parts,
         "table_phone": phone,
-        "table_joined": own is not None,
+        "table_joined": own is not None and not own.asleep,
         "table_revealed": own is not None and bool(own.secret),
         "table_label": next_roll_label(game),
-        "table_withhold": rolls_next,
+        "table_withhold": waiting is None or waiting.roller == mine,
+        "table_waiting": waiting,
     }
 
 
@@ -565,9 +569,10 @@ def hints(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
 @require_POST
 @refusals_answered
 def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
-    """A phone joins the table's dice (`commitment`), sends its part of the next roll (`label`
-    and `part`) or, at the end, shows its secret (`secret`); the page's script does each by
-    itself (static/table-dice.js)."""
+    """A phone joins the table's dice (`commitment`), sends its part of the roll that waits for
+    it (`label` and `part`), asks for that roll to be made once its wait ran out (`finish`)
+    or, at the end, shows its secret (`secret`); the page's script does each by itself
+    (static/table-dice.js)."""
     game, access = _dice_game(
         request,
         game_id,
@@ -582,7 +587,9 @@ def table_dice(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
             part = request.POST.get("part", "").strip().lower()
             if not chance.is_digest(part):
                 return HttpResponseBadRequest(_("A phone's part is an HMAC-SHA256 in hex."))
-            send_part(game, seat, request.POST["label"], part)
+            store.send_part(game.pk, seat, request.POST["label"], part)
+        elif "finish" in request.POST:
+            store.finish_waiting_roll(game.pk)
         else:
             commitment = request.POST.get("commitment", "").strip().lower()
             if not chance.is_digest(commitment):

@@ -22,8 +22,9 @@ from games import store
 from games.cache import current_version, peek, remember, remembered
 from games.kinds import SHARED_ANSWER
 from games.kinds.dice.stored import StoredRow, load_rows, rules_of, state_of, undone_turns
-from games.models import Game, Seat, Turn
+from games.models import Game, Seat, Turn, WaitingRoll
 from games.rules.dice.rolled import RolledTurn
+from games.store import table_rolls
 from games.store.seeds import next_roll_label
 
 _GAP = len("}")
@@ -119,6 +120,7 @@ def _build(game: Game) -> State:
             "hints": game.hints,
             "table_dice": game.table_dice,
             "table_label": next_roll_label(game) if game.table_dice else None,
+            "table_waiting": _waiting(game) if game.table_dice else None,
             "seed_sha256": game.seed_sha256,
             "earlier_seeds": game.earlier_seeds,
             # The seed shows once the game is over, so that anyone can roll every turn again.
@@ -126,6 +128,17 @@ def _build(game: Game) -> State:
         }
     )
     return State(game.version, head, log.turns)
+
+
+def _waiting(game: Game) -> dict[str, Any] | None:
+    waiting = WaitingRoll.objects.filter(game=game).first()
+    if waiting is None:
+        return None
+    return {
+        "label": waiting.label,
+        "roller": None if waiting.seat is None else waiting.seat + 1,
+        "due_at": table_rolls.due_at(waiting).isoformat(),
+    }
 
 
 def _in_progress(turn: RolledTurn | None) -> dict[str, Any] | None:

@@ -7,10 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import store
-from games.models import Game, Seat, TablePart, TableRoll, Turn
+from games.models import Game, Seat, TablePart, TableRoll, Turn, WaitingRoll
+from games.store import table_rolls
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,40 @@ class PhonePart:
     who: str
     commitment: str
     secret: str
+    asleep: bool  # missed a roll: the next ones do not wait for it until it is back
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A roll asked for that waits for the other phones' parts, as the pages show it."""
+
+    label: str
+    roller: int | None  # whose phone asked: a seat, None for the host's
+    waiting_for: list[str]  # the phones whose parts have not come, by name
+    seconds_left: float  # till it is made without them
+
+    @property
+    def ms_left(self) -> int:
+        return round(self.seconds_left * 1000)
+
+
+def waiting_roll(game: Game) -> Waiting | None:
+    """The roll waiting for the table's parts, if any (one query when none waits)."""
+    waiting = WaitingRoll.objects.filter(game=game).first()
+    if waiting is None:
+        return None
+    names = dict(Seat.objects.filter(game=game).values_list("position", "name"))
+    left = (table_rolls.due_at(waiting) - timezone.now()).total_seconds()
+    return Waiting(
+        waiting.label,
+        waiting.seat,
+        [_phone_name(seat, names) for seat in table_rolls.waiting_for(game, waiting)],
+        max(0.0, left),
+    )
+
+
+def _phone_name(seat: int | None, names: dict[int, str]) -> str:
+    return _("The host’s phone") if seat is None else names.get(seat, "?")
 
 
 def phone_parts(game: Game) -> list[PhonePart]:
@@ -26,10 +62,7 @@ def phone_parts(game: Game) -> list[PhonePart]:
     names = dict(Seat.objects.filter(game=game).values_list("position", "name"))
     return [
         PhonePart(
-            part.seat,
-            _("The host’s phone") if part.seat is None else names.get(part.seat, "?"),
-            part.commitment,
-            part.secret,
+            part.seat, _phone_name(part.seat, names), part.commitment, part.secret, part.asleep
         )
         for part in TablePart.objects.filter(game=game)
     ]
