@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import secrets as secrets_module
 import threading
 from collections.abc import Callable
+from functools import partial
 
 import pytest
 from django.db import connection
@@ -12,9 +14,11 @@ from django.test import Client
 
 from games import store
 from games.kinds.dice import moves as dice_moves
-from games.models import Game, Turn
+from games.models import Game, TableRoll, Turn, WaitingRoll
+from games.rules import chance
 from games.rules import dice as dice_rules
-from tests.factories import make_game
+from games.rules.dice import rolled
+from tests.factories import make_game, rolling
 
 pytestmark = pytest.mark.django_db(transaction=True)
 THREADS = 12
@@ -110,3 +114,46 @@ def test_a_game_stops_at_its_longest(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert response.status_code == 422 and "at most 3 turns" in response.json()["error"]
     assert Turn.objects.filter(game=game).count() == 3
+
+
+def test_parts_of_a_waiting_roll_sent_at_once_make_the_roll_once() -> None:
+    """Every other phone of a table's dice sends its part of a waiting roll at the same
+    moment, while others ask for the roll to be made: the last part makes it, once, with
+    every part in it."""
+    players = [f"P{seat}" for seat in range(THREADS - 3)]
+    game, _key = dice_moves.create_game("Parts", players, dice_rules.RuleSet(), table_dice=True)
+    phones: list[int | None] = [None, *range(len(players))]  # the host's, then every seat's
+    secrets = {phone: secrets_module.token_hex(32) for phone in phones}
+    for phone in phones:
+        store.join_table_dice(game.pk, phone, chance.commitment(secrets[phone]))
+    game.refresh_from_db()
+    label = chance.roll_label(1, 0)
+    with pytest.raises(store.RollWaitsError):
+        dice_moves.roll(
+            game.pk,
+            rolled.Action(),
+            version=game.version,
+            seat=0,
+            part=chance.table_part(secrets[0], label),
+        )
+    others = [phone for phone in phones if phone != 0]
+    work: list[Callable[[], object]] = [
+        partial(store.send_part, game.pk, phone, label, chance.table_part(secrets[phone], label))
+        for phone in others
+    ]
+    work += [partial(store.finish_waiting_roll, game.pk)] * (THREADS - len(work))
+    jobs = iter(work)
+    lock = threading.Lock()
+
+    def next_job() -> object:
+        with lock:
+            job = next(jobs)
+        return job()
+
+    results = run_at_once(next_job)
+    assert not [result for result in results if isinstance(result, Exception)], results
+    roll = TableRoll.objects.get(game=game)
+    assert [entry["seat"] for entry in roll.parts] == phones  # the host's phone first
+    assert not WaitingRoll.objects.filter(game=game).exists()
+    turn = rolling(game)
+    assert turn is not None and len(turn["rolls"]) == 1
