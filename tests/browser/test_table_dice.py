@@ -1,6 +1,8 @@
 """Dice made by the whole table, on three phones at phone size: every phone's SHA-256 is on
 every screen before the first roll; a roll from the tray carries the roller's part and waits,
-and every other phone sends its own part of it by itself once it sees the roll waiting; a
+and every other phone sends its own part of it by itself once it sees the roll waiting (the
+rest of the game is rolled through the API, the test sending each phone's part as its page
+would, over its session); a
 phone that leaves mid-game, after rolling, holds one roll up for the wait and no more (the
 phones still there ask for it to be made) and does not stop the game (the host rolls for its
 seat); and at the end the check page, in a
@@ -13,7 +15,7 @@ import hashlib
 import hmac
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -62,15 +64,36 @@ def part(secret: str, label: str) -> str:
     return hmac.new(bytes.fromhex(secret), message, hashlib.sha256).hexdigest()
 
 
-def rolled(page: Any, url: str, answer: Any) -> dict[str, Any]:
+class Sender:
+    """A phone's part of each roll sent for it over its own session (its cookies and CSRF
+    token), just as its page sends it. The first rolls of each phone's own tray show the
+    pages doing it by themselves; the rest of the game is rolled through the API, and the
+    test sends the parts too, so that each roll is made at once rather than after every
+    page's update on a machine that the three phones and the server share."""
+
+    def __init__(self, page: Any, game_id: str) -> None:
+        self.page, self.secret = page, secret_of(page, game_id)
+        self.url = f"/g/{game_id}/table-dice"
+        token = json.loads(page.get_attribute("body", "hx-headers") or "{}")["X-CSRFToken"]
+        self.headers = {"X-CSRFToken": token, "Referer": page.url}
+
+    def send(self, label: str) -> None:
+        answer = self.page.request.post(
+            self.url, form={"label": label, "part": part(self.secret, label)}, headers=self.headers
+        )
+        assert answer.status == 204, answer.text()
+
+
+def rolled(page: Any, url: str, answer: Any, others: Sequence[Sender]) -> dict[str, Any]:
     """The state once the roll asked for is made: at once, or (202) once the other phones
-    sent their parts by themselves, or the wait for a phone gone ran out. Rolls here follow
-    each other far quicker than at a table, and the test server then keeps each new chart
-    picture waiting for seconds, which can hold up a phone's part behind them: the wait is
-    long, but ends as soon as the roll is made."""
+    sent their parts, or the wait for a phone gone ran out and the pages still there asked
+    for it to be made."""
     assert answer.ok, answer.text()
     state = dict(answer.json())
-    for _ in range(200):
+    if state["table_waiting"] is not None:
+        for other in others:
+            other.send(state["table_waiting"]["label"])
+    for _ in range(400):
         if state["table_waiting"] is None:
             return state
         page.wait_for_timeout(50)
@@ -79,12 +102,13 @@ def rolled(page: Any, url: str, answer: Any) -> dict[str, Any]:
 
 
 class Roller:
-    """A phone that rolls whole turns through the API with its key and its own parts, each
-    step once the other phones still at the table have sent theirs."""
+    """A phone that rolls whole turns through the API with its key and its own parts; the
+    phones still at the table (`others`) send theirs once each roll waits for them."""
 
     def __init__(self, page: Any, game_id: str, key: dict[str, str]) -> None:
         self.page, self.key, self.secret = page, key, secret_of(page, game_id)
         self.url = f"/api/games/{game_id}"
+        self.others: Sequence[Sender] = ()
 
     def state(self) -> dict[str, Any]:
         return dict(self.page.request.get(self.url).json())
@@ -96,7 +120,7 @@ class Roller:
             data=json.dumps(sent),
             headers={"Content-Type": "application/json"} | self.key,
         )
-        return rolled(self.page, self.url, answer)
+        return rolled(self.page, self.url, answer, self.others)
 
     def turn(self) -> dict[str, Any]:
         """The rest of the turn under way, or a whole one."""
@@ -161,17 +185,23 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
             c["value"] for c in host.context.cookies() if c["name"] == f"thirty_host_{game.pk}"
         )
     }
+    senders = {page: Sender(page, game.pk) for page in (host, anna, ben)}
     by_anna = Roller(anna, game.pk, {"X-Seat-Key": links[0].split("#")[1]})
+    by_anna.others = [senders[host], senders[ben]]
     by_host = Roller(host, game.pk, host_key)
+    by_host.others = [senders[anna]]
     state = by_anna.turn()  # the rest of her turn
 
     # Ben rolls his own turn, from his tray and then his phone's key, and leaves mid-game.
     assert state["next_roller"] == 2 and not state["finished"]
     ben.get_by_role("button", name=words["roll"]).click()
     expect(ben.locator("#turn-panel .pick")).to_have_count(6, timeout=LIVE_TIMEOUT_MS * 4)
-    state = Roller(ben, game.pk, {"X-Seat-Key": links[1].split("#")[1]}).turn()
+    by_ben = Roller(ben, game.pk, {"X-Seat-Key": links[1].split("#")[1]})
+    by_ben.others = [senders[host], senders[anna]]
+    state = by_ben.turn()
     bens_turn = len(state["turns"])
     ben.context.close()
+    by_anna.others = [senders[host]]  # Ben's phone sends nothing now
 
     # The game goes on: Anna rolls hers, the host rolls Ben's with the host's phone. The first
     # roll after Ben left waits for his part until the phones still there ask for it to be
