@@ -64,7 +64,12 @@
     sending.add(what);
     const again = () => { sending.delete(what); setTimeout(tend, 1000); };
     send(url, fields).then((answer) => {
-      if (answer.ok) { sent.add(what); tend(); } else if (answer.status >= 500) again();
+      if (answer.status >= 500) { again(); return; }
+      if (answer.ok) sent.add(what);
+      // Done, or refused because the page was behind the game: asked again only where the
+      // page still says so a moment later (a phone that missed a roll joins again).
+      setTimeout(() => { sending.delete(what); tend(); }, 2000);
+      if (answer.ok) tend();
     }, again);
   };
   const tend = () => {

@@ -87,7 +87,7 @@ def watch_dice(
     # Until the computers' dice have fallen on this phone, the points would tell them.
     # The computers' dice come with the update of the version Anna's turn made: on a busy
     # machine (the suite on both cores) that update can take a few seconds to arrive.
-    phone.wait_for_function("() => window.reveals.length >= 1", timeout=LIVE_TIMEOUT_MS * 3)
+    phone.wait_for_function("() => window.reveals.length >= 1", timeout=LIVE_TIMEOUT_MS * 6)
     if pace_ms >= 1000:
         for spoiler in ("#sheet-foot", "#status"):
             expect(phone.locator(spoiler)).to_have_class(re.compile("pace-wait"))

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from games import store
 from games.models import Game
 from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
 from tests.browser.helpers import DANISH, ENGLISH, Language
@@ -192,8 +193,22 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     by_host.others = [senders[anna]]
     state = by_anna.turn()  # the rest of her turn
 
+    # A phone whose part came too late counts as asleep: its page joins again by itself,
+    # whenever it sees so, and the rolls wait for it again.
+    game.table_parts.filter(seat__isnull=True).update(asleep=True)
+    store.rename_game(game.pk, "Friday")  # any change: every page is updated
+    for _ in range(200):
+        if not game.table_parts.get(seat__isnull=True).asleep:
+            break
+        host.wait_for_timeout(50)
+    assert not game.table_parts.get(seat__isnull=True).asleep, "the host's phone joined again"
+
     # Ben rolls his own turn, from his tray and then his phone's key, and leaves mid-game.
     assert state["next_roller"] == 2 and not state["finished"]
+    game.refresh_from_db()  # Ben's tray asks at the version it shows: the latest
+    expect(ben.locator("#table-dice")).to_have_attribute(
+        "data-version", str(game.version), timeout=LIVE_TIMEOUT_MS * 4
+    )
     ben.get_by_role("button", name=words["roll"]).click()
     expect(ben.locator("#turn-panel .pick")).to_have_count(6, timeout=LIVE_TIMEOUT_MS * 4)
     by_ben = Roller(ben, game.pk, {"X-Seat-Key": links[1].split("#")[1]})
@@ -213,8 +228,9 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     assert len(state["turns"]) > bens_turn, "the game ended on Ben's turn: no roll after"
 
     # The two phones still open show their secrets by themselves; Ben's is gone.
-    for page in (host, anna):
-        expect(page.locator("#table-dice .shown")).to_have_count(2, timeout=LIVE_TIMEOUT_MS * 4)
+    for who, page in (("the host's", host), ("Anna's", anna)):
+        shown = expect(page.locator("#table-dice .shown"), f"{who} page: both secrets shown")
+        shown.to_have_count(2, timeout=LIVE_TIMEOUT_MS * 4)
 
     # Anyone with the game's link can check it: here a fourth browser.
     checker = open_browser(PHONE, locale=language.locale)
