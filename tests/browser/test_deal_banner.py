@@ -103,6 +103,12 @@ def test_the_deal_banner_goes_when_tapped(
     state = tournaments.load_tournament(game)
     seat = state.to_move()
     assert seat is not None
-    store.play(game.pk, seat, state.legal_moves()[0], version=game.version)
+    # A move after which the deal goes on (one that ends it too shows that deal's banner).
+    move = next(
+        move
+        for move in state.legal_moves()
+        if state.play(move, seat)[0].deal.number == state.deal.number
+    )
+    store.play(game.pk, seat, move, version=game.version)
     watcher.wait_for_function("v => Number(document.body.dataset.version) > v", arg=version)
     expect(banner).to_be_hidden()
