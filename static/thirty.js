@@ -74,6 +74,8 @@
     if (!source || hooked.has(source)) return;  // opened again after a cut: still hooked
     hooked.add(source);
     source.addEventListener("update", applyPushed);
+    // A stream that opens behind the page says only the version: it speaks all the same.
+    source.addEventListener("version", () => streamIs(true));
   });
 
   document.body.addEventListener("htmx:beforeRequest", (event) => {
