@@ -23,7 +23,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import AsyncGenerator, Awaitable, Callable, Generator
 from contextlib import suppress
 from dataclasses import dataclass, field
 
@@ -84,14 +84,19 @@ class Hub:
         with self._lock:
             return list(self._waiters)
 
-    def _add(self, waiter: _Waiter, version: int) -> None:
+    def _add(self, waiter: _Waiter) -> None:
         with self._lock:
             first = not self._waiters
             self._waiters.setdefault(waiter.game_id, set()).add(waiter)
         if first and self._watcher is not None:
             self._watcher()
-        # The version this stream read may be news to the streams already waiting.
-        self.publish(waiter.game_id, version)
+
+    def _read(self, game_id: str, version: int | None) -> None:
+        # The version a stream read once it waited may be news to the streams already
+        # waiting. Read only then: a change committed between a read and the wait would be
+        # published to nobody, and the stream would wait for it in vain.
+        if version is not None:
+            self.publish(game_id, version)
 
     def _remove(self, waiter: _Waiter) -> None:
         with self._lock:
@@ -102,13 +107,16 @@ class Hub:
                     del self._waiters[waiter.game_id]
                     self._latest.pop(waiter.game_id, None)
 
-    async def versions(self, game_id: str, version: int) -> AsyncGenerator[int | None]:
-        """The game's versions from `version` on (the current one first), and None whenever
-        `HEARTBEAT_SECONDS` pass without a change; for an async view."""
+    async def versions(
+        self, game_id: str, read: Callable[[], Awaitable[int | None]]
+    ) -> AsyncGenerator[int | None]:
+        """The game's versions, the current one first (`read` once the stream waits), and
+        None whenever `HEARTBEAT_SECONDS` pass without a change; for an async view."""
         event = asyncio.Event()
         waiter = _Waiter(game_id, event.set, asyncio.get_running_loop(), event)
-        self._add(waiter, version)
+        self._add(waiter)
         try:
+            self._read(game_id, await read())
             seen = None
             while True:
                 latest = self.latest(game_id)
@@ -129,14 +137,17 @@ class Hub:
         finally:
             self._remove(waiter)
 
-    def versions_sync(self, game_id: str, version: int, *, seconds: float) -> Iterator[int | None]:
+    def versions_sync(
+        self, game_id: str, read: Callable[[], int | None], *, seconds: float
+    ) -> Generator[int | None]:
         """The same for a thread (Django's development server and the WSGI tests), for at
         most `seconds`: a browser then connects again by itself."""
         event = threading.Event()
         waiter = _Waiter(game_id, event.set, None, event)
-        self._add(waiter, version)
+        self._add(waiter)
         deadline = time.monotonic() + seconds
         try:
+            self._read(game_id, read())
             seen = None
             while time.monotonic() < deadline:
                 latest = self.latest(game_id)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import cast
 
 from asgiref.sync import sync_to_async
@@ -175,12 +176,13 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     no thread and no query while nothing happens."""
     hear_other_processes()
     threaded = isinstance(request, WSGIRequest)
-    if threaded:
-        version = await sync_to_async(_version_then_let_go)(game_id)
-    else:
-        # Not in the thread Django makes for this request (its database connection would
-        # stay open there after the thread is gone), but in the shared pool.
-        version = await sync_to_async(current_version, thread_sensitive=False)(game_id)
+    # Not in the thread Django makes for this request (its database connection would stay
+    # open there after the thread is gone), but in the shared pool.
+    read_async = partial(sync_to_async(current_version, thread_sensitive=False), game_id)
+    read = partial(_version_then_let_go, game_id)
+    # Read here to answer a game that is not there; the stream reads it again once it
+    # waits for changes (games/push.py).
+    version = await (sync_to_async(read)() if threaded else read_async())
     if version is None:
         if request.path.startswith("/api/"):
             return JsonResponse({"error": _("There is no such game.")}, status=404)
@@ -195,18 +197,18 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         )
         mark = _mark_of(request.GET, shown)
         if threaded:
-            versions = hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS)
+            versions = hub.versions_sync(game_id, read, seconds=THREADED_STREAM_SECONDS)
             stream = page_stream.stream_sync(mark, versions, follower.make_here)
             if follower.seat is not None:  # a seat's phone: the table sees it is here
                 stream = presence.beating_sync(stream, game_id, follower.seat)
         else:
-            stream = page_stream.stream(mark, hub.versions(game_id, version), follower.make)
+            stream = page_stream.stream(mark, hub.versions(game_id, read_async), follower.make)
             if follower.seat is not None:
                 stream = presence.beating(stream, game_id, follower.seat)
     elif threaded:
-        stream = _threaded_stream(game_id, version)
+        stream = _threaded_stream(game_id, read)
     else:
-        stream = _stream(game_id, version)
+        stream = _stream(game_id, read_async)
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -222,15 +224,15 @@ def _version_then_let_go(game_id: str) -> int | None:
         connection.close()
 
 
-async def _stream(game_id: str, version: int) -> AsyncIterator[bytes]:
+async def _stream(game_id: str, read: Callable[[], Awaitable[int | None]]) -> AsyncIterator[bytes]:
     yield page_stream.RETRY
-    async for new in hub.versions(game_id, version):
+    async for new in hub.versions(game_id, read):
         yield page_stream.HEARTBEAT if new is None else page_stream.version_event(new)
 
 
-def _threaded_stream(game_id: str, version: int) -> Iterator[bytes]:
+def _threaded_stream(game_id: str, read: Callable[[], int | None]) -> Iterator[bytes]:
     yield page_stream.RETRY
-    for new in hub.versions_sync(game_id, version, seconds=THREADED_STREAM_SECONDS):
+    for new in hub.versions_sync(game_id, read, seconds=THREADED_STREAM_SECONDS):
         yield page_stream.HEARTBEAT if new is None else page_stream.version_event(new)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import psycopg
@@ -155,9 +155,9 @@ def test_a_waiting_stream_hears_a_newer_version_from_a_later_stream() -> None:
 
     @own_loop
     async def run() -> None:
-        first = hub.versions("g", 1)
+        first = hub.versions("g", read(1))
         assert await next_chunk(first) == 1
-        second = hub.versions("g", 2)
+        second = hub.versions("g", read(2))
         assert await next_chunk(second) == 2
         assert await next_chunk(first) == 2
         hub.publish("g", 2)  # heard again: nothing new
@@ -169,6 +169,40 @@ def test_a_waiting_stream_hears_a_newer_version_from_a_later_stream() -> None:
         assert hub.watched() == []
 
     run()
+
+
+def read(version: int) -> Callable[[], Awaitable[int | None]]:
+    """A stream's read of the game's version, as it stands in the database."""
+
+    async def current() -> int | None:
+        return version
+
+    return current
+
+
+def test_a_change_committed_while_a_stream_starts_is_heard() -> None:
+    """The stream reads the game's version once it waits: a change committed between the
+    page's read and the stream's start is heard then, not lost until the next change."""
+    hub = push.Hub()
+    database = {"g": 1}
+
+    def read_then_commit() -> int | None:
+        version = database["g"]
+        database["g"] += 1  # another phone's change commits right after the read
+        hub.publish("g", database["g"])
+        return version
+
+    @own_loop
+    async def run() -> None:
+        stream = hub.versions("g", sync_to_async(read_then_commit))
+        assert await next_chunk(stream) == 2
+        await stream.aclose()
+
+    run()
+    threaded = hub.versions_sync("g", read_then_commit, seconds=1)
+    assert next(threaded) == 3
+    threaded.close()
+    assert hub.watched() == []
 
 
 def pushed(chunk: bytes) -> tuple[str, dict[str, Any]]:
