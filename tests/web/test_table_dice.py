@@ -101,15 +101,19 @@ def step(phone: Phone, body: dict[str, Any], state: dict[str, Any], *others: Pho
     return after
 
 
+def next_choice(turn: dict[str, Any]) -> dict[str, Any]:
+    """A plain player's next step of a turn under way: keep the highest die, or hunt."""
+    if turn["ask"] == "keep":
+        return {"keep": [max(turn["rolls"][-1]["dice"])]}
+    return {"hunt": True}
+
+
 def play_turn(phone: Phone, state: dict[str, Any], *others: Phone) -> dict[str, Any]:
     """The rest of a turn, or a whole one when none is under way."""
     if state["turn_in_progress"] is None:
         state = step(phone, {}, state, *others)
     while (turn := state["turn_in_progress"]) is not None:
-        body: dict[str, Any] = (
-            {"keep": [max(turn["rolls"][-1]["dice"])]} if turn["ask"] == "keep" else {"hunt": True}
-        )
-        state = step(phone, body, state, *others)
+        state = step(phone, next_choice(turn), state, *others)
     return state
 
 
@@ -255,17 +259,12 @@ def test_a_phone_that_left_holds_one_roll_up_for_a_moment_and_no_more(
     assert "asleep" in page
     # Ben's phone is asleep: Anna's next roll waits for the host's phone alone.
     settings.THIRTY_TABLE_ROLL_WAIT_SECONDS = 60
-    keep = {"keep": [max(rolled["turn_in_progress"]["rolls"][-1]["dice"])]}
-    state = step(anna, keep, rolled, host)
+    state = step(anna, next_choice(rolled["turn_in_progress"]), rolled, host)
     assert [entry["seat"] for entry in list(TableRoll.objects.all())[-1].parts] == [None, 0]
     # Back, Ben's phone joins again (its page does so by itself), and is waited for again.
     assert ben.join().status_code == 204
-    if state["turn_in_progress"] is not None:
-        turn = state["turn_in_progress"]
-        body: dict[str, Any] = (
-            {"keep": [max(turn["rolls"][-1]["dice"])]} if turn["ask"] == "keep" else {"hunt": True}
-        )
-        state = step(anna, body, anna.state(), host, ben)
+    if (turn := state["turn_in_progress"]) is not None:
+        state = step(anna, next_choice(turn), anna.state(), host, ben)
         assert [entry["seat"] for entry in list(TableRoll.objects.all())[-1].parts] == [None, 0, 1]
 
 
