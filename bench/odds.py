@@ -53,30 +53,34 @@ COLD = (
 )
 
 
+def in_fresh_process(code: str) -> str:
+    """What `code` prints, run in a new Python process: a first request's cold start."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    ).stdout
+
+
+def best_of_three(code: str) -> dict[str, float]:
+    """`code`, which prints its wall and CPU seconds, in 3 fresh processes: the best wall
+    time (which other load on a shared machine inflates least) and the median CPU time."""
+    runs = [tuple(map(float, in_fresh_process(code).split())) for _ in range(3)]
+    return {
+        "wall_ms": min(wall for wall, _ in runs) * 1000,
+        "cpu_ms": statistics.median(cpu for _, cpu in runs) * 1000,
+    }
+
+
 def cold_solves() -> list[dict[str, Any]]:
-    rows = []
-    for rule in ("any", "one"):
-        for target in range(30, 36):
-            runs = []
-            for _ in range(3):
-                out = subprocess.run(
-                    [sys.executable, "-c", COLD.format(target=target, rule=rule)],
-                    cwd=ROOT,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                    env={**os.environ, "PYTHONPATH": str(ROOT)},
-                ).stdout.split()
-                runs.append((float(out[0]), float(out[1])))
-            rows.append(
-                {
-                    "rule": rule,
-                    "target": target,
-                    "wall_ms": min(w for w, _ in runs) * 1000,
-                    "cpu_ms": statistics.median(c for _, c in runs) * 1000,
-                }
-            )
-    return rows
+    return [
+        {"rule": rule, "target": target, **best_of_three(COLD.format(target=target, rule=rule))}
+        for rule in ("any", "one")
+        for target in range(30, 36)
+    ]
 
 
 def hint_lookups() -> dict[str, float]:
@@ -225,14 +229,7 @@ def lengths() -> list[dict[str, Any]]:
         ({"preset": "30s"}, 4),
         ({"preset": "30s", "end": "first_out", "healing": True}, 5),
     ):
-        out = subprocess.run(
-            [sys.executable, "-c", ESTIMATE.format(rules=rules, players=players_count)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        ).stdout
+        out = in_fresh_process(ESTIMATE.format(rules=rules, players=players_count))
         wall, cpu, games, low, median, high, mean = json.loads(out)
         ruleset = RuleSet.from_dict(rules)
         long = estimates.simulate(
@@ -289,23 +286,10 @@ ANALYSIS = (
 
 def analysis_times() -> list[dict[str, Any]]:
     """The analysis of a 250-turn game's every turn, in a fresh process (best of 3)."""
-    rows = []
-    for name, rules in (("thirty", {"start_points": 99}), ("30s", {"preset": "30s"})):
-        runs = []
-        for _ in range(3):
-            code = ANALYSIS.format(tests=str(ROOT), rules=rules)
-            out = subprocess.run(
-                [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-            ).stdout.split()
-            runs.append((float(out[0]), float(out[1])))
-        rows.append(
-            {
-                "rules": name,
-                "wall_ms": min(wall for wall, _ in runs) * 1000,
-                "cpu_ms": statistics.median(cpu for _, cpu in runs) * 1000,
-            }
-        )
-    return rows
+    return [
+        {"rules": name, **best_of_three(ANALYSIS.format(tests=str(ROOT), rules=rules))}
+        for name, rules in (("thirty", {"start_points": 99}), ("30s", {"preset": "30s"}))
+    ]
 
 
 def report(result: dict[str, Any]) -> str:
