@@ -15,13 +15,13 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.helpers import DANISH, ENGLISH, Language
 
 # Playwright's sync API keeps an event loop running in the test thread, where Django would
 # otherwise refuse database work (the live server's set-up and tear-down).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 HERE = Path(__file__).resolve().parent
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
 # How long a watcher may wait for a change: at the real pace the page polls every second.
 LIVE_TIMEOUT_MS = 5_000
@@ -49,6 +49,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if HERE in Path(str(item.path)).resolve().parents:
             item.add_marker(skip)
+
+
+@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
+def language(request: pytest.FixtureRequest) -> Language:
+    """A test that asks for `language` runs in English and in Danish."""
+    return request.param  # type: ignore[no-any-return]
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,8 @@ from playwright.sync_api import expect
 
 from games import claims
 from games.models import Game
-from tests.browser.conftest import PHONE
+
+PHONE = {"width": 390, "height": 844}  # a phone held upright, as at the table
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from urllib.parse import unquote
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAPTOP, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game, tap
+from tests.browser.conftest import LAPTOP
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

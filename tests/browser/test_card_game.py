@@ -13,8 +13,8 @@ from playwright.sync_api import expect
 
 from games.kinds.cards import tournaments
 from games.models import Game
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import PHONE, Language
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -22,11 +22,6 @@ WORDS = {
     "en": {"preset": "Thirty, the card game", "computer": "Computer", "total": "Total"},
     "da": {"preset": "Tredive med kort", "computer": "Computer", "total": "Total"},
 }
-
-
-@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
-def language(request: pytest.FixtureRequest) -> Language:
-    return request.param  # type: ignore[no-any-return]
 
 
 def create_card_game(page: Any, language: Language) -> None:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import store
 from games.kinds.cards import tournaments
 from games.rules import cards
-from tests.browser.conftest import PHONE
+from tests.browser.helpers import PHONE
 from tests.browser.test_accessibility import serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -18,8 +18,8 @@ from games.kinds.cards import tournaments
 from games.kinds.dice import moves as dice_moves
 from games.rules import cards
 from games.rules import dice as dice_rules
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

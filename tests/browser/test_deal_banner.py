@@ -13,8 +13,7 @@ from games import store
 from games.kinds.cards import tournaments
 from games.models import Game
 from games.rules import cards
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language
 
 # What the banner says, in each language (locale/da/LC_MESSAGES/django.po).
 OVER = {

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_card_game, create_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_card_game, create_game
 
 WORDS = {
     "en": ("Someone leaving?", "Let the computer play for Anna", "Give Anna’s seat to a person"),

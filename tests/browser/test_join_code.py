@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAPTOP, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.browser.conftest import LAPTOP
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game
 
 WORDS = {"en": ("Code", "Open the game"), "da": ("Kode", "Åbn spillet")}
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, ask, create_game, footer, tap
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, ask, create_game, footer, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 

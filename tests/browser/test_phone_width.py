@@ -11,8 +11,7 @@ import pytest
 from games.kinds.dice import moves as dice_moves
 from games.rules.dice import RuleSet, Turn
 from games.rules.dice.rolled import Action
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 

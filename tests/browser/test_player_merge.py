@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.rules.dice import Turn as RuleTurn
-from tests.browser.conftest import PHONE
+from tests.browser.helpers import PHONE
 from tests.browser.test_accessibility import serious_violations
 from tests.factories import make_game, play
 

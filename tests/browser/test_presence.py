@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game
 
 WORDS = {
     "en": ("Ben: not here yet", "Ben’s phone is asleep"),

@@ -16,7 +16,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.web import game as game_views
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE, QUICK_POLL_SECONDS
+from tests.browser.conftest import LIVE_TIMEOUT_MS, QUICK_POLL_SECONDS
+from tests.browser.helpers import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")

@@ -14,8 +14,7 @@ from playwright.sync_api import expect
 from games import store
 from games.kinds.cards import tournaments
 from games.models import Game
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_card_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_card_game
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 NOT_TAKEN = {"en": "seat not taken", "da": "ikke taget endnu"}

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Turn
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import ENGLISH, PHONE, Language, create_game
 from tests.factories import rolling
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
@@ -30,11 +30,6 @@ WORDS = {
         "not_your_turn": "Det er ikke din tur.",
     },
 }
-
-
-@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
-def language(request: pytest.FixtureRequest) -> Language:
-    return request.param  # type: ignore[no-any-return]
 
 
 def faces(page: Any, selector: str) -> list[str]:

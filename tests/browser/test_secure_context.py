@@ -23,8 +23,7 @@ from playwright.sync_api import expect
 from games.kinds.dice import moves as dice_moves
 from games.rules import dice as dice_rules
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game
 from tests.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -23,8 +23,8 @@ from playwright.sync_api import expect
 
 from games import store
 from games.models import Game
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import PHONE, Language
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -48,11 +48,6 @@ WORDS = {
         "whose": "Hvis dele der gik ind i hvert slag",
     },
 }
-
-
-@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
-def language(request: pytest.FixtureRequest) -> Language:
-    return request.param  # type: ignore[no-any-return]
 
 
 def secret_of(page: Any, game_id: str) -> str:

@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Turn
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, ask, create_game, footer, tap
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import PHONE, Language, ask, create_game, footer, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -23,11 +23,6 @@ WORDS = {
     "en": {"copy": "Copy", "copied": "Copied", "entered": "The host entered your turn: {total}"},
     "da": {"copy": "Kopiér", "copied": "Kopieret", "entered": "Værten skrev din tur ind: {total}"},
 }
-
-
-@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
-def language(request: pytest.FixtureRequest) -> Language:
-    return request.param  # type: ignore[no-any-return]
 
 
 def names_field(page: Any, index: int) -> Any:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import LAPTOP, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game, tap
+from tests.browser.conftest import LAPTOP
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game, tap
 
 SAID = {
     "en": "Anna rolled 20 and did not beat 30: nothing happens.",

@@ -13,8 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Turn
-from tests.browser.conftest import LIVE_TIMEOUT_MS, PHONE
-from tests.browser.helpers import DANISH, ENGLISH, Language, create_game
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.helpers import PHONE, Language, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -48,11 +48,6 @@ WORDS = {
         "hints": "Vis chancerne for den, der slår",
     },
 }
-
-
-@pytest.fixture(params=[ENGLISH, DANISH], ids=str)
-def language(request: pytest.FixtureRequest) -> Language:
-    return request.param  # type: ignore[no-any-return]
 
 
 def tap_faces(phone: Any, faces: str) -> None:

@@ -15,10 +15,10 @@ from playwright.sync_api import expect
 from games import store
 from games.kinds.cards import tournaments
 from games.rules import cards
-from tests.browser.conftest import PHONE
 from tests.browser.helpers import (
     DANISH,
     ENGLISH,
+    PHONE,
     Language,
     card_seat_phones,
     create_game,
