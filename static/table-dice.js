@@ -89,9 +89,13 @@
     const waiting = area.dataset.waiting;
     if (waiting && !finishing.has(waiting)) {
       // The server says how long the roll still waits; once it has, ask for it to be made,
-      // and again a moment later while the page still shows it waiting.
+      // and again a moment later while the page still shows it waiting. A roll made
+      // meanwhile (every part came) is not asked for: at a table that rolls quickly, one
+      // such request per roll would pile up on the phone and on the server.
       finishing.add(waiting);
+      const stillWaiting = () => document.getElementById("table-dice")?.dataset.waiting === waiting;
       setTimeout(() => {
+        if (!stillWaiting()) return;
         send(area.dataset.url, { finish: waiting }).finally(() => {
           setTimeout(() => { finishing.delete(waiting); tend(); }, 1000);
         });

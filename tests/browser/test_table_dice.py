@@ -17,6 +17,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 from playwright.sync_api import expect
@@ -53,6 +54,13 @@ WORDS = {
 def secret_of(page: Any, game_id: str) -> str:
     secret: str = page.evaluate(f"localStorage.getItem('thirty-table-secret-{game_id}')")
     return secret
+
+
+def asked_to_finish(request: Any) -> list[str]:
+    """The roll a page's request asks to be made without the parts that did not come."""
+    if request.method != "POST" or not request.url.endswith("/table-dice"):
+        return []
+    return parse_qs(request.post_data or "").get("finish", [])
 
 
 def part(secret: str, label: str) -> str:
@@ -158,6 +166,10 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     anna.goto(links[0])
     ben = open_browser(PHONE, locale=language.locale)
     ben.goto(links[1])
+    # The rolls each page asks to be made without the parts still missing.
+    finishes: set[str] = set()
+    for page in (host, anna, ben):
+        page.on("request", lambda request: finishes.update(asked_to_finish(request)))
 
     # Before the first roll, every phone shows the three SHA-256s, which match the secrets.
     secrets = [secret_of(page, game.pk) for page in (host, anna, ben)]
@@ -221,6 +233,10 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
         assert len(state["turns"]) < 100
     assert game.table_parts.get(seat=1).asleep
     assert len(state["turns"]) > bens_turn, "the game ended on Ben's turn: no roll after"
+
+    # Only a roll that really waited past its time was asked for: the one Ben's phone held
+    # up, and at most a slow phone's, not the dozens made as soon as every part came.
+    assert 1 <= len(finishes) <= 3 < game.table_rolls.count(), finishes
 
     # The two phones still open show their secrets by themselves; Ben's is gone.
     for who, page in (("the host's", host), ("Anna's", anna)):
