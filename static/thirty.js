@@ -5,7 +5,12 @@
   "use strict";
   let seenVersion = Number(document.body.dataset.version || 0);
 
-  let turnInFlight = false;
+  // When this phone's own turn was sent, while its answer is awaited (0: none is). A turn
+  // whose answer never comes (the request was called off before it left) stops counting as
+  // on its way after TURN_WAIT_MS, so that the page never stops following the game.
+  const TURN_WAIT_MS = 10000;
+  let turnSentAt = 0;
+  const turnInFlight = () => turnSentAt > 0 && Date.now() - turnSentAt < TURN_WAIT_MS;
   // A form that records a move: the dice turn form, or a phone's hand of cards.
   const isTurnForm = (elt) => Boolean(elt.closest?.("#turn-panel form, #hand form"));
 
@@ -16,7 +21,7 @@
   // since it last failed) those polls are held back to one every SLOW_POLL_MS, as a safety
   // net. A proxy that buffers the stream, or a stream that fails, leaves the once-a-second
   // poll running, so nobody notices the difference but the delay.
-  const SLOW_POLL_MS = 30000;
+  const SLOW_POLL_MS = 10000;
   let streamHealthy = false;
   let lastLive = 0;
   // Whether the stream is speaking, shown on the page (`data-stream`) for anyone to tell (a
@@ -33,6 +38,15 @@
   document.body.addEventListener("htmx:sendError", liveFailed);
   document.body.addEventListener("htmx:responseError", liveFailed);
 
+  // The newest version the stream spoke of. One held back while this phone's own turn was on
+  // its way is asked for once the turn's answer is in, should that answer not bring it (a
+  // turn refused because the game had moved on).
+  let heardVersion = 0;
+  const heard = (version) => { heardVersion = Math.max(heardVersion, Number(version) || 0); };
+  const catchUp = () => {
+    const live = document.getElementById("live");
+    if (live && heardVersion > seenVersion) htmx.trigger(live, "thirty:behind");
+  };
   const showVersion = (version) => {
     seenVersion = version;
     // Shown on the page, so that anyone (a test too) can tell which version is on screen.
@@ -50,8 +64,9 @@
     } catch {
       return;
     }
+    heard(update.version);
     // Nothing new, or this phone's own turn is on its way: its answer brings the same.
-    if (!update.html || update.version <= seenVersion || turnInFlight) return;
+    if (!update.html || update.version <= seenVersion || turnInFlight()) return;
     const live = document.getElementById("live");
     if (update.since !== null && update.since !== seenVersion) {
       if (live) htmx.trigger(live, "thirty:behind");
@@ -75,21 +90,31 @@
     hooked.add(source);
     source.addEventListener("update", applyPushed);
     // A stream that opens behind the page says only the version: it speaks all the same.
-    source.addEventListener("version", () => streamIs(true));
+    source.addEventListener("version", (message) => {
+      streamIs(true);
+      try {
+        heard(JSON.parse(message.data).version);
+      } catch {
+        // not a version: nothing to note
+      }
+    });
   });
 
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     const elt = event.detail.elt;
     if (isTurnForm(elt)) {
-      turnInFlight = true;
+      turnSentAt = Date.now();
       // Told by the request itself: the answer replaces the form, and htmx's own events on a
       // form that has left the page never reach the body.
-      event.detail.xhr.addEventListener("loadend", () => { turnInFlight = false; });
+      event.detail.xhr.addEventListener("loadend", () => {
+        turnSentAt = 0;
+        setTimeout(catchUp, 0);  // after htmx has shown the answer
+      });
       return;
     }
     if (elt.id !== "live") return;
     // While this phone's own turn is on its way, a poll would only race it.
-    if (turnInFlight) {
+    if (turnInFlight()) {
       event.preventDefault();
       return;
     }
