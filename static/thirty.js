@@ -21,7 +21,7 @@
   // since it last failed) those polls are held back to one every SLOW_POLL_MS, as a safety
   // net. A proxy that buffers the stream, or a stream that fails, leaves the once-a-second
   // poll running, so nobody notices the difference but the delay.
-  const SLOW_POLL_MS = 10000;
+  const SLOW_POLL_MS = 30000;
   let streamHealthy = false;
   let lastLive = 0;
   // Whether the stream is speaking, shown on the page (`data-stream`) for anyone to tell (a

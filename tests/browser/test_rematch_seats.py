@@ -64,7 +64,7 @@ def test_every_seats_phone_follows_the_rematch_into_its_own_seat_with_its_hand(
         expect(phone.locator("#hand [data-card]")).to_have_count(len(dealt[seat]))
         assert hand(phone) == {card.code for card in dealt[seat]}
     # No new link was needed: the table on the host's page has every seat taken (the seats
-    # were taken as the page opened: pushed, or at the latest by the page's 10 s safety poll).
+    # were taken as the page opened, and on a busy machine the last claim may come late).
     expect(host.locator("#card-area .card-seats li")).to_have_count(len(PLAYERS))
     expect(
         host.locator("#card-area .card-seats .tag", has_text=NOT_TAKEN[language.code])
