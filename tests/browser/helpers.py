@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -13,6 +14,20 @@ from games import claims
 from games.models import Game
 
 PHONE = {"width": 390, "height": 844}  # a phone held upright, as at the table
+
+
+def wait_until(
+    page: Any,
+    condition: Callable[[], bool],
+    seconds: float = 5.0,
+    why: Callable[[], str] = lambda: "waited in vain",
+) -> None:
+    """Wait for something the server or the test sees (not the page: `expect` waits for
+    that), letting Playwright hear the pages meanwhile; fail with `why()` if it never comes."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, why()
+        page.wait_for_timeout(50)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.request
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +16,7 @@ from playwright.sync_api import expect
 
 from games.web import game as game_views
 from tests.browser.conftest import LIVE_TIMEOUT_MS, QUICK_POLL_SECONDS
-from tests.browser.helpers import PHONE
+from tests.browser.helpers import PHONE, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 LIVE = re.compile(r"/live\?")
@@ -67,13 +66,6 @@ def open_phone(
     phone.on("request", lambda request: asked.append(request.url))
     phone.goto(f"/g/{game['id']}/")
     return phone, asked
-
-
-def wait_until(page: Any, condition: Callable[[], bool], seconds: float = 5.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "waited in vain"
-        page.wait_for_timeout(50)
 
 
 def polls(asked: list[str]) -> int:

@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 from games import store
 from games.models import Game
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import PHONE, Language
+from tests.browser.helpers import PHONE, Language, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -204,11 +204,12 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     # whenever it sees so, and the rolls wait for it again.
     game.table_parts.filter(seat__isnull=True).update(asleep=True)
     store.rename_game(game.pk, "Friday")  # any change: every page is updated
-    for _ in range(200):
-        if not game.table_parts.get(seat__isnull=True).asleep:
-            break
-        host.wait_for_timeout(50)
-    assert not game.table_parts.get(seat__isnull=True).asleep, "the host's phone joined again"
+    wait_until(
+        host,
+        lambda: not game.table_parts.get(seat__isnull=True).asleep,
+        seconds=10,
+        why=lambda: "the host's phone did not join again",
+    )
 
     # Ben rolls his own turn, from his tray and then his phone's key, and leaves mid-game.
     assert state["next_roller"] == 2 and not state["finished"]
@@ -242,14 +243,15 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     # first works through the updates of a game rolled through the API at full speed, which
     # on a machine that the phones and the server share can take a while.
     pages = (("the host's", host), ("Anna's", anna))
-    for _ in range(600):
-        if game.table_parts.exclude(seat=1).filter(secret="").count() == 0:
-            break
-        host.wait_for_timeout(100)
-    game.refresh_from_db()
-    shows = {who: page.evaluate("JSON.stringify(document.body.dataset)") for who, page in pages}
-    unrevealed = list(game.table_parts.exclude(seat=1).filter(secret="").values_list("seat"))
-    assert not unrevealed, f"not shown: {unrevealed}; version {game.version}; pages {shows}"
+    unrevealed = game.table_parts.exclude(seat=1).filter(secret="")
+
+    def not_shown() -> str:
+        game.refresh_from_db()
+        shows = {who: page.evaluate("JSON.stringify(document.body.dataset)") for who, page in pages}
+        seats = list(unrevealed.values_list("seat", flat=True))
+        return f"not shown: {seats}; version {game.version}; pages {shows}"
+
+    wait_until(host, lambda: not unrevealed.exists(), seconds=60, why=not_shown)
     for who, page in pages:
         shown = expect(page.locator("#table-dice .shown"), f"{who} page: both secrets shown")
         shown.to_have_count(2, timeout=LIVE_TIMEOUT_MS * 4)
