@@ -55,15 +55,18 @@
   // A pushed update: {"version", "since", "html"}. It is made from the version the stream
   // last sent ("since"; null when it fits any older page); a page that shows another one
   // (it skipped an update, or fetched one itself) asks #live for what it is missing.
+  const dataOf = (message) => {
+    try {
+      return JSON.parse(message.data);
+    } catch {
+      return null;  // not an event of ours: nothing to show
+    }
+  };
   const applyPushed = (message) => {
     streamIs(true);
     lastLive = Date.now();  // as good as a poll: the safety net's next one is due later
-    let update;
-    try {
-      update = JSON.parse(message.data);
-    } catch {
-      return;
-    }
+    const update = dataOf(message);
+    if (!update) return;
     heard(update.version);
     // Nothing new, or this phone's own turn is on its way: its answer brings the same.
     if (!update.html || update.version <= seenVersion || turnInFlight()) return;
@@ -92,11 +95,7 @@
     // A stream that opens behind the page says only the version: it speaks all the same.
     source.addEventListener("version", (message) => {
       streamIs(true);
-      try {
-        heard(JSON.parse(message.data).version);
-      } catch {
-        // not a version: nothing to note
-      }
+      heard(dataOf(message)?.version);
     });
   });
 
