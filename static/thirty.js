@@ -204,9 +204,28 @@
     });
   }
 
+  // After a live update the worker fetches a fresh copy of the whole page to keep. That is
+  // the whole sheet again, so it is asked for at most once every OFFLINE_COPY_MS (the first
+  // update at once, the last one of a busy spell at the end of it) and whenever the page is
+  // hidden, when a phone is most likely to lose its connection: otherwise every phone would
+  // fetch the whole sheet on every change.
+  const OFFLINE_COPY_MS = 20000;
+  let copyKeptAt = 0;
+  let copyDue = null;
+  const keepCopy = () => {
+    clearTimeout(copyDue);
+    copyDue = null;
+    copyKeptAt = Date.now();
+    navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
+  };
   document.body.addEventListener("htmx:afterSettle", (event) => {
     if (!event.detail.pushed && !event.detail.xhr?.getResponseHeader("X-Thirty-Version")) return;
-    navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
+    const wait = copyKeptAt + OFFLINE_COPY_MS - Date.now();
+    if (wait <= 0) keepCopy();
+    else if (copyDue === null) copyDue = setTimeout(keepCopy, wait);
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden" && copyDue !== null) keepCopy();
   });
 
   // Keep the screen on while a game is open and not over. In a secure context (https, or

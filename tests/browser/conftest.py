@@ -79,23 +79,27 @@ def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Cal
 
     # Requests on their way (a page's refresh after the last pushed version, say): the live
     # server must answer them before the test's database goes, or it fails them with a
-    # traceback. A stream is left out: it stays open for as long as the page does.
-    in_flight: set[Any] = set()
+    # traceback. Left out: a stream, which stays open for as long as the page does; a service
+    # worker's, whose end Playwright does not report; and those of a browser the test closed.
+    in_flight: dict[Any, set[Any]] = {}
 
-    def sent(request: Any) -> None:
+    def sent(context: Any, request: Any) -> None:
         # A page's stream carries what it knows in its query (`/events?v=7&n=3&t=12`).
-        if not urlsplit(request.url).path.endswith("/events"):
-            in_flight.add(request)
+        if request.service_worker is None and not urlsplit(request.url).path.endswith("/events"):
+            in_flight.get(context, set()).add(request)
 
     def done(request: Any) -> None:
-        in_flight.discard(request)
+        for requests in in_flight.values():
+            requests.discard(request)
 
     def open_page(viewport: dict[str, int] = LAPTOP, *, locale: str = "en-GB") -> Any:
         """`locale` is the browser's language: what it sends as Accept-Language."""
         context = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         context.set_default_timeout(LIVE_TIMEOUT_MS)
         contexts.append(context)
-        context.on("request", sent)
+        in_flight[context] = set()
+        context.on("close", lambda closed: in_flight.pop(closed, None))
+        context.on("request", lambda request: sent(context, request))
         context.on("requestfinished", done)
         context.on("requestfailed", done)
         page = context.new_page()
@@ -105,7 +109,7 @@ def open_browser(browser: Any, live_server: Any, settings: Any) -> Generator[Cal
     yield open_page
     pages = [page for context in contexts for page in context.pages]
     deadline = time.monotonic() + 5
-    while in_flight and pages and time.monotonic() < deadline:
+    while any(in_flight.values()) and pages and time.monotonic() < deadline:
         pages[0].wait_for_timeout(20)  # Playwright hears of finished requests meanwhile
     for context in contexts:
         context.close()

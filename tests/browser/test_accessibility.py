@@ -7,13 +7,13 @@ import json
 import re
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LAPTOP
-from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game, tap
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game, tap, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -176,15 +176,45 @@ def test_the_app_can_be_installed_and_shows_the_last_sheet_offline(open_browser:
     watcher.evaluate("navigator.serviceWorker.ready.then(() => true)")
     watcher.reload()  # now the worker controls the page and keeps its copy
     assert watcher.evaluate("Boolean(navigator.serviceWorker.controller)")
+    # The whole page the worker fetches to keep, each time.
+    copies: list[str] = []
+    page_path = urlsplit(watcher.url).path
+    watcher.context.on(
+        "request",
+        lambda r: (
+            copies.append(r.url) if r.service_worker and urlsplit(r.url).path == page_path else None
+        ),
+    )
+
+    def kept_rows() -> int:
+        """The rows of the sheet in the copy the worker keeps."""
+        count: int = watcher.evaluate(
+            """() => caches.match(location.origin + location.pathname)
+              .then((kept) => kept ? kept.text() : "")
+              .then((text) => (text.match(/id="turn-[0-9]+"/g) || []).length)"""
+        )
+        return count
+
     tap(host, "20")
     expect(watcher.locator("#sheet-rows tr")).to_have_count(1)
-    # The live update had the worker keep a fresh copy of the page.
-    watcher.wait_for_function(
-        """async () => {
-          const kept = await caches.match(location.origin + location.pathname);
-          return kept && (await kept.text()).includes('id="turn-1"');
+    # The first live update had the worker keep a fresh copy of the page.
+    wait_until(watcher, lambda: kept_rows() == 1, why=lambda: f"kept {kept_rows()} rows")
+    # The next ones, close behind, do not each fetch the whole page again...
+    for turns in (2, 3):
+        tap(host, "20")
+        expect(host.locator("#sheet-rows tr")).to_have_count(turns)
+    expect(watcher.locator("#sheet-rows tr")).to_have_count(3)
+    assert len(copies) == 1 and kept_rows() == 1, copies
+    # ...until the phone is put away (the page is hidden), when the copy is brought up to date.
+    watcher.evaluate(
+        """() => {
+          Object.defineProperty(document, "visibilityState", {value: "hidden", configurable: true});
+          document.dispatchEvent(new Event("visibilitychange"));
+          delete document.visibilityState;
         }"""
     )
+    wait_until(watcher, lambda: kept_rows() == 3, why=lambda: f"kept {kept_rows()} rows")
+    assert len(copies) == 2, copies
 
     offline = watcher.locator("#offline")
     expect(offline).to_be_hidden()
@@ -193,6 +223,7 @@ def test_the_app_can_be_installed_and_shows_the_last_sheet_offline(open_browser:
     expect(offline).to_contain_text("Du er offline")
     watcher.reload()  # without a connection: the copy the service worker kept
     expect(watcher.locator("#sheet")).to_be_visible()
+    expect(watcher.locator("#sheet-rows tr")).to_have_count(3)
     expect(watcher.locator("#offline")).to_be_visible()
     watcher.context.set_offline(False)
     expect(watcher.locator("#offline")).to_be_hidden()
