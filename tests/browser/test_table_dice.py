@@ -29,6 +29,11 @@ from tests.browser.helpers import PHONE, Language, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
+# How long the test waits for an answer from the live server, which shares the machine's two
+# cores with three browsers rendering every update of a game rolled at full speed: under a
+# busy run a plain read has taken more than the 5 s a page waits for a change.
+ANSWER_TIMEOUT_MS = LIVE_TIMEOUT_MS * 6
+
 WORDS = {
     "en": {
         "option": "Dice made by the whole table",
@@ -83,7 +88,10 @@ class Sender:
 
     def send(self, label: str) -> None:
         answer = self.page.request.post(
-            self.url, form={"label": label, "part": part(self.secret, label)}, headers=self.headers
+            self.url,
+            form={"label": label, "part": part(self.secret, label)},
+            headers=self.headers,
+            timeout=ANSWER_TIMEOUT_MS,
         )
         assert answer.status == 204, answer.text()
 
@@ -97,12 +105,14 @@ def rolled(page: Any, url: str, answer: Any, others: Sequence[Sender]) -> dict[s
     if state["table_waiting"] is not None:
         for other in others:
             other.send(state["table_waiting"]["label"])
-        state = dict(page.request.get(url).json())  # the last part made it, most often
+        state = dict(
+            page.request.get(url, timeout=ANSWER_TIMEOUT_MS).json()
+        )  # the last part made it, most often
     for _ in range(400):
         if state["table_waiting"] is None:
             return state
         page.wait_for_timeout(50)
-        state = dict(page.request.get(url).json())
+        state = dict(page.request.get(url, timeout=ANSWER_TIMEOUT_MS).json())
     raise AssertionError(f"the roll {state['table_waiting']} was never made")
 
 
@@ -119,7 +129,7 @@ class Roller:
         self.hasty = False
 
     def state(self) -> dict[str, Any]:
-        return dict(self.page.request.get(self.url).json())
+        return dict(self.page.request.get(self.url, timeout=ANSWER_TIMEOUT_MS).json())
 
     def step(self, body: dict[str, Any], state: dict[str, Any]) -> Any:
         sent = body | {"version": state["version"], "part": part(self.secret, state["table_label"])}
@@ -127,6 +137,7 @@ class Roller:
             f"{self.url}/roll",
             data=json.dumps(sent),
             headers={"Content-Type": "application/json"} | self.key,
+            timeout=ANSWER_TIMEOUT_MS,
         )
         return rolled(self.page, self.url, answer, self.others)
 
