@@ -96,6 +96,11 @@ class Sender:
         assert answer.status == 204, answer.text()
 
 
+def game_state(page: Any, url: str) -> dict[str, Any]:
+    """The game as the API shows it to the page's phone."""
+    return dict(page.request.get(url, timeout=ANSWER_TIMEOUT_MS).json())
+
+
 def rolled(page: Any, url: str, answer: Any, others: Sequence[Sender]) -> dict[str, Any]:
     """The state once the roll asked for is made: at once, or (202) once the other phones
     sent their parts, or the wait for a phone gone ran out and the pages still there asked
@@ -105,14 +110,12 @@ def rolled(page: Any, url: str, answer: Any, others: Sequence[Sender]) -> dict[s
     if state["table_waiting"] is not None:
         for other in others:
             other.send(state["table_waiting"]["label"])
-        state = dict(
-            page.request.get(url, timeout=ANSWER_TIMEOUT_MS).json()
-        )  # the last part made it, most often
+        state = game_state(page, url)  # the last part made it, most often
     for _ in range(400):
         if state["table_waiting"] is None:
             return state
         page.wait_for_timeout(50)
-        state = dict(page.request.get(url, timeout=ANSWER_TIMEOUT_MS).json())
+        state = game_state(page, url)
     raise AssertionError(f"the roll {state['table_waiting']} was never made")
 
 
@@ -129,7 +132,7 @@ class Roller:
         self.hasty = False
 
     def state(self) -> dict[str, Any]:
-        return dict(self.page.request.get(self.url, timeout=ANSWER_TIMEOUT_MS).json())
+        return game_state(self.page, self.url)
 
     def step(self, body: dict[str, Any], state: dict[str, Any]) -> Any:
         sent = body | {"version": state["version"], "part": part(self.secret, state["table_label"])}
