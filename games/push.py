@@ -41,6 +41,7 @@ class _Waiter:
     wake: Callable[[], None]
     loop: asyncio.AbstractEventLoop | None = None
     event: asyncio.Event | threading.Event = field(default_factory=threading.Event)
+    ended: bool = False
 
 
 class Hub:
@@ -65,16 +66,17 @@ class Hub:
                 return
             self._latest[game_id] = version
             waiting = list(waiters)
-        # One hop into each event loop for all its streams, not one per stream.
-        loops: dict[asyncio.AbstractEventLoop, list[_Waiter]] = {}
-        for waiter in waiting:
-            if waiter.loop is None:
-                waiter.wake()
-            else:
-                loops.setdefault(waiter.loop, []).append(waiter)
-        for loop, group in loops.items():
-            with suppress(RuntimeError):  # that loop has closed: its streams are gone
-                loop.call_soon_threadsafe(_wake_all, group)
+        _wake(waiting)
+
+    def end_streams(self) -> None:
+        """End every stream open now, as a server that stops serving does (the tests' live
+        server between two tests): each returns at once instead of at its next change or
+        beat, so none touches the database after that."""
+        with self._lock:
+            waiting = [waiter for waiters in self._waiters.values() for waiter in waiters]
+            for waiter in waiting:
+                waiter.ended = True
+        _wake(waiting)
 
     def latest(self, game_id: str) -> int | None:
         with self._lock:
@@ -118,15 +120,15 @@ class Hub:
         try:
             self._read(game_id, await read())
             seen = None
-            while True:
+            while not waiter.ended:
                 latest = self.latest(game_id)
                 if latest is not None and latest != seen:
                     seen = latest
                     yield latest
                     continue
                 event.clear()
-                if self.latest(game_id) != seen:
-                    continue  # published between the look and the clear
+                if waiter.ended or self.latest(game_id) != seen:
+                    continue  # published (or ended) between the look and the clear
                 try:
                     # A timeout scope, not wait_for: no task made per wait, which counts
                     # when a change wakes a thousand streams at once.
@@ -149,19 +151,33 @@ class Hub:
         try:
             self._read(game_id, read())
             seen = None
-            while time.monotonic() < deadline:
+            while time.monotonic() < deadline and not waiter.ended:
                 latest = self.latest(game_id)
                 if latest is not None and latest != seen:
                     seen = latest
                     yield latest
                     continue
                 event.clear()
-                if self.latest(game_id) != seen:
+                if waiter.ended or self.latest(game_id) != seen:
                     continue
                 if not event.wait(min(HEARTBEAT_SECONDS, max(0.0, deadline - time.monotonic()))):
                     yield None
         finally:
             self._remove(waiter)
+
+
+def _wake(waiters: list[_Waiter]) -> None:
+    """Wake streams from any thread: one hop into each event loop for all its streams, not one
+    per stream."""
+    loops: dict[asyncio.AbstractEventLoop, list[_Waiter]] = {}
+    for waiter in waiters:
+        if waiter.loop is None:
+            waiter.wake()
+        else:
+            loops.setdefault(waiter.loop, []).append(waiter)
+    for loop, group in loops.items():
+        with suppress(RuntimeError):  # that loop has closed: its streams are gone
+            loop.call_soon_threadsafe(_wake_all, group)
 
 
 def _wake_all(waiters: list[_Waiter]) -> None:

@@ -6,6 +6,7 @@ They need Chromium at /usr/bin/chromium; without it they are skipped with the re
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -62,6 +63,61 @@ def _quick_pace(request: pytest.FixtureRequest, settings: Any) -> None:
     if request.node.get_closest_marker("real_pace") is None:
         settings.THIRTY_COOLDOWN_MS = QUICK_COOLDOWN_MS
         settings.THIRTY_PACE_MS = QUICK_PACE_MS
+
+
+class ServerRequests:
+    """The requests the live server (threads of this process) has begun and not finished,
+    counted by Django's request signals."""
+
+    def __init__(self) -> None:
+        self._test_thread = threading.get_ident()  # the test client's requests are not counted
+        self._lock = threading.Lock()
+        self._threads: set[int] = set()
+
+    def started(self, **kwargs: Any) -> None:
+        if threading.get_ident() != self._test_thread:
+            with self._lock:
+                self._threads.add(threading.get_ident())
+
+    def finished(self, **kwargs: Any) -> None:
+        with self._lock:
+            self._threads.discard(threading.get_ident())
+
+    def open(self) -> int:
+        with self._lock:
+            return len(self._threads)
+
+
+# How long a test's end waits for the live server to finish what it was doing.
+SERVER_DONE_SECONDS = 30
+
+
+@pytest.fixture(autouse=True)
+def _live_server_done(request: pytest.FixtureRequest) -> Generator[None]:
+    """A test on the live server ends when the server has finished every request it began.
+    Set up after the test's database, so torn down before it: a phone's event stream (or a
+    request its browser sent just before it closed) otherwise goes on in its thread, and
+    writes a seat's presence into the next test's tables, or holds the tables PostgreSQL's
+    flush must empty, which then fails."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    from django.core.signals import request_finished, request_started
+
+    from games.push import hub
+
+    request.getfixturevalue("transactional_db")
+    requests = ServerRequests()
+    request_started.connect(requests.started)
+    request_finished.connect(requests.finished)
+    yield
+    hub.end_streams()  # the browsers are closed: the streams would wait for their next beat
+    deadline = time.monotonic() + SERVER_DONE_SECONDS
+    while requests.open() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    request_started.disconnect(requests.started)
+    request_finished.disconnect(requests.finished)
+    assert not requests.open(), "the live server was still answering when the test ended"
 
 
 @pytest.fixture

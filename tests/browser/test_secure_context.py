@@ -64,45 +64,49 @@ def test_on_plain_http_the_screen_stays_on_from_a_tap_and_share_falls_back_to_co
     settings.SITE_URL = base
     settings.CSRF_TRUSTED_ORIGINS = [base]
     context = lan_browser.new_context(viewport=PHONE, base_url=base, locale=language.locale)
-    page = context.new_page()
-    blocked: list[str] = []
-    page.on("console", lambda m: blocked.append(m.text) if "Content Security" in m.text else None)
-    create_game(page, ["Anna", "Ben"], language=language)
-    assert page.evaluate("window.isSecureContext") is False
-    assert page.evaluate("'wakeLock' in navigator") is False
-    # The host's page says in one line what the phones miss, and where to read more.
-    notice = page.locator("[data-insecure-notice]")
-    expect(notice).to_be_visible()
-    expect(notice.get_by_role("link")).to_have_attribute("href", "/https/")
-    # Nothing keeps the screen on before a tap; the first tap starts the silent video.
-    assert page.locator("html").get_attribute("data-awake") is None
-    page.locator("h1").click()
-    expect(page.locator("html")).to_have_attribute("data-awake", "video")
-    # Copy works without the Clipboard API.
-    page.evaluate(WATCH_COPIES)
-    copy = page.locator("#share [data-copy]")
-    copy.click()
-    expect(copy).to_have_attribute("data-result", "copied")
-    link = page.locator("#share-url").input_value()
-    assert page.evaluate("window.copied") == [link]
-    # No share sheet over plain http here: only Copy is offered.
-    share = page.locator("#share [data-share]")
-    expect(share).to_be_hidden()
-    # A browser that offers a share sheet but refuses it over plain http: tapping Share copies
-    # the link instead, and says so.
-    context.add_init_script(REFUSED_SHARE)
-    page.reload()
-    page.evaluate(WATCH_COPIES)
-    expect(share).to_be_visible()
-    share.click()
-    expect(share).to_have_text(WORDS[language.code]["copied"])
-    expect(share).to_have_attribute("data-result", "copied")
-    assert page.evaluate("window.copied") == [link]
-    expect(share).to_have_text(WORDS[language.code]["share"])  # its own word again
-    page.goto("/https/")
-    expect(page.locator("h1")).to_be_visible()
-    assert "make run" in page.locator("main").inner_text()
-    context.close()
+    try:
+        page = context.new_page()
+        blocked: list[str] = []
+        page.on(
+            "console", lambda m: blocked.append(m.text) if "Content Security" in m.text else None
+        )
+        create_game(page, ["Anna", "Ben"], language=language)
+        assert page.evaluate("window.isSecureContext") is False
+        assert page.evaluate("'wakeLock' in navigator") is False
+        # The host's page says in one line what the phones miss, and where to read more.
+        notice = page.locator("[data-insecure-notice]")
+        expect(notice).to_be_visible()
+        expect(notice.get_by_role("link")).to_have_attribute("href", "/https/")
+        # Nothing keeps the screen on before a tap; the first tap starts the silent video.
+        assert page.locator("html").get_attribute("data-awake") is None
+        page.locator("h1").click()
+        expect(page.locator("html")).to_have_attribute("data-awake", "video")
+        # Copy works without the Clipboard API.
+        page.evaluate(WATCH_COPIES)
+        copy = page.locator("#share [data-copy]")
+        copy.click()
+        expect(copy).to_have_attribute("data-result", "copied")
+        link = page.locator("#share-url").input_value()
+        assert page.evaluate("window.copied") == [link]
+        # No share sheet over plain http here: only Copy is offered.
+        share = page.locator("#share [data-share]")
+        expect(share).to_be_hidden()
+        # A browser that offers a share sheet but refuses it over plain http: tapping Share copies
+        # the link instead, and says so.
+        context.add_init_script(REFUSED_SHARE)
+        page.reload()
+        page.evaluate(WATCH_COPIES)
+        expect(share).to_be_visible()
+        share.click()
+        expect(share).to_have_text(WORDS[language.code]["copied"])
+        expect(share).to_have_attribute("data-result", "copied")
+        assert page.evaluate("window.copied") == [link]
+        expect(share).to_have_text(WORDS[language.code]["share"])  # its own word again
+        page.goto("/https/")
+        expect(page.locator("h1")).to_be_visible()
+        assert "make run" in page.locator("main").inner_text()
+    finally:
+        context.close()
     assert not blocked, blocked
 
 

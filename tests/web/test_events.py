@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -202,6 +203,35 @@ def test_a_change_committed_while_a_stream_starts_is_heard() -> None:
     threaded = hub.versions_sync("g", read_then_commit, seconds=1)
     assert next(threaded) == 3
     threaded.close()
+    assert hub.watched() == []
+
+
+def test_ending_the_streams_ends_each_at_once_not_at_its_next_beat() -> None:
+    """A server that stops serving (the tests' live server after a test) ends its open
+    streams: a waiting one returns within moments, though its beat is twenty seconds away."""
+    hub = push.Hub()
+    threaded = hub.versions_sync("g", lambda: 1, seconds=60)
+    assert next(threaded) == 1
+    ended = threading.Event()
+
+    def wait_in_a_thread() -> None:
+        assert list(threaded) == []  # no version, no beat: it just ends
+        ended.set()
+
+    threading.Thread(target=wait_in_a_thread, daemon=True).start()
+
+    @own_loop
+    async def run() -> None:
+        stream = hub.versions("h", read(4))
+        assert await next_chunk(stream) == 4
+        waiting = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.05)
+        hub.end_streams()
+        with pytest.raises(StopAsyncIteration):
+            await asyncio.wait_for(waiting, 3)
+
+    run()
+    assert ended.wait(3)
     assert hub.watched() == []
 
 
