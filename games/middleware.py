@@ -3,12 +3,15 @@ open nothing."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
 from games import guesses
 from games.access import STALE_COOKIES
+from games.models import GameIdConverter
+from games.web.game import unchanged
 
 Handler = Callable[[HttpRequest], HttpResponse]
 
@@ -45,6 +48,33 @@ class HealthCheckMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path == "/healthz" and request.method in ("GET", "HEAD"):
             return HttpResponse("ok", content_type="text/plain")
+        return self.get_response(request)
+
+
+# A phone's poll of a game (thirty/urls.py, "live"), and the version it says it shows. Read
+# straight from the query string: Django's QueryDict costs as much as the rest of the answer.
+# A query written any other way (`v=%34%32`) simply goes on to the view.
+LIVE_PATH = re.compile(rf"/g/(?P<game_id>{GameIdConverter.regex})/live")
+VERSION_IN_QUERY = re.compile(r"(?:^|&)v=(?P<version>\d{1,9})(?:&|$)")
+
+
+class UnchangedLiveMiddleware:
+    """Answers a phone's poll of a game that has not changed since the phone's version (an
+    empty 204), as soon as the host is checked: every phone that follows a game asks every
+    second, and that answer needs nothing the rest of the stack does (no cookie, no form,
+    no page). A changed game goes on to the view (games.web.game.live)."""
+
+    def __init__(self, get_response: Handler) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (
+            request.method == "GET"
+            and (path := LIVE_PATH.fullmatch(request.path_info))
+            and (query := VERSION_IN_QUERY.search(request.META.get("QUERY_STRING", "")))
+            and unchanged(path["game_id"], int(query["version"]))
+        ):
+            return HttpResponse(status=204)
         return self.get_response(request)
 
 

@@ -115,6 +115,8 @@ MIDDLEWARE = [
     # Before anything that checks the Host header against ALLOWED_HOSTS.
     "games.middleware.HealthCheckMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Right after the host is checked: a phone's poll of an unchanged game needs no more.
+    "games.middleware.UnchangedLiveMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -12,6 +12,9 @@ from games.web import game, home, results, seats, transfer
 register_converter(GameIdConverter, "game")
 
 urlpatterns = [
+    # First, because Django tries the patterns in order: every phone that follows a game
+    # asks this every second.
+    path("g/<game:game_id>/live", game.live, name="live"),
     path("", home.home, name="home"),
     path("rules/", rules_page.rules, name="rules"),
     path("join", seats.join, name="join"),
@@ -24,7 +27,6 @@ urlpatterns = [
     path("players/<path:name>/", results.player, name="player"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("g/<game:game_id>/", game.game_page, name="game"),
-    path("g/<game:game_id>/live", game.live, name="live"),
     path("g/<game:game_id>/table", game.table_screen, name="table_screen"),
     path("g/<game:game_id>/present", game.seats_present, name="present"),
     path("g/<game:game_id>/events", game.events, name="events"),

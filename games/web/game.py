@@ -106,10 +106,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """What a following phone asks every second. Unchanged: an empty answer, and at most
     one query (none on PostgreSQL, which pushes versions)."""
     version = int_or_none(request.GET.get("v"))
-    current = current_version(game_id)
-    if current is None:
-        raise Http404
-    if version == current:
+    if unchanged(game_id, version):
         return HttpResponse(status=204)
     game = get_object_or_404(Game, pk=game_id)
     access = access_for(request, game)
@@ -125,6 +122,15 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
         # A seat's update holds its hand or its turn form, the host's its controls.
         add_never_cache_headers(response)
     return response
+
+
+def unchanged(game_id: str, version: int | None) -> bool:
+    """Whether the game is still at the version a poll says it shows (`?v=`). An unknown or
+    deleted game is a 404."""
+    current = current_version(game_id)
+    if current is None:
+        raise Http404
+    return version == current
 
 
 def _follow_rematch(

@@ -79,6 +79,34 @@ def test_live_refresh_is_empty_and_costs_one_query_when_nothing_changed(
     assert len(statements) == 1 and statements[0].startswith("SELECT version FROM games_game")
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "v={v}&n=0&t=",  # as the page asks: answered before the page's middleware
+        "n=0&t=&v={v}",  # the marks in another order
+        "v={escaped}&n=0&t=",  # the version's digits written as escapes: the view reads them
+    ],
+)
+def test_an_unchanged_game_is_an_empty_answer_however_the_poll_is_written(
+    watcher: Client, game: Game, query: str
+) -> None:
+    escaped = "".join(f"%{ord(digit):02X}" for digit in str(game.version))
+    url = f"/g/{game.pk}/live?" + query.format(v=game.version, escaped=escaped)
+    response = watcher.get(url)
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_a_poll_of_a_changed_deleted_or_unknown_game(watcher: Client, game: Game) -> None:
+    seen = game.version
+    play(game, RuleTurn(25))
+    changed = watcher.get(f"/g/{game.pk}/live?v={seen}&n=0&t=")
+    assert changed.status_code == 200 and "25" in changed.content.decode()
+    store.delete_game(game.pk)
+    game.refresh_from_db()
+    assert watcher.get(f"/g/{game.pk}/live?v={game.version}&n=1&t=").status_code == 404
+    assert watcher.get("/g/NoSuchGame/live?v=1&n=0&t=").status_code == 404
+
+
 @contextmanager
 def count_statements() -> Iterator[list[str]]:
     """Every statement sent to the database, including those that bypass Django's cursor
