@@ -31,12 +31,21 @@ class Access:
         return game.seats_play and self.seat is not None and to_move == self.seat
 
 
-def host_cookie_name(game: Game) -> str:
-    return f"thirty_host_{game.pk}"
+def host_cookie_name(game: Game | str) -> str:
+    """The cookie that holds the host's key to a game (or to a game's id)."""
+    return f"thirty_host_{game if isinstance(game, str) else game.pk}"
 
 
-def seat_cookie_name(game: Game) -> str:
-    return f"thirty_seat_{game.pk}"
+def seat_cookie_name(game: Game | str) -> str:
+    """The cookie that holds a seat's key to a game (or to a game's id)."""
+    return f"thirty_seat_{game if isinstance(game, str) else game.pk}"
+
+
+def holds_no_key(request: HttpRequest, game_id: str) -> bool:
+    """Whether this phone holds no key to the game at all, right or wrong: then it watches,
+    whatever the game holds, and `access_for` would neither load nor count anything."""
+    cookies = request.COOKIES
+    return host_cookie_name(game_id) not in cookies and seat_cookie_name(game_id) not in cookies
 
 
 def is_host(request: HttpRequest, game: Game) -> bool:

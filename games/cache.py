@@ -179,6 +179,11 @@ def cached(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     return _memory.get_or_build((*key, get_language()), build)
 
 
+def cached_or_none(key: tuple[Hashable, ...]) -> Any:
+    """What `cached` holds for `key` in the reader's language, or None: nothing is built."""
+    return _memory.get((*key, get_language()))
+
+
 def remembered(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
     """The value for `key`, whatever the language, built once per process."""
     return _memory.get_or_build(key, build)

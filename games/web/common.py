@@ -21,7 +21,7 @@ from django_htmx.middleware import HtmxDetails
 
 from games import claims
 from games.access import Access, access_for, host_cookie_name
-from games.cache import cached, remembered
+from games.cache import cached, cached_or_none, current_version, remembered
 from games.kinds import kind_of
 from games.links import public_url
 from games.models import Game, Seat
@@ -179,10 +179,26 @@ def chart_query(**marks: object) -> str:
 def watcher_page(request: HttpRequest, game: Game, build: Callable[[str], bytes]) -> HttpResponse:
     """The page as every watcher sees it, rendered once per version, language and address by
     `build(csrf_token)`; only the CSRF token differs between phones, so it goes in after."""
-    page = cached(
-        ("watcher-page", game.pk, game.version, request.get_host()),
-        lambda: build(CSRF_PLACEHOLDER),
-    )
+    key = _watcher_page_key(request, game.pk, game.version)
+    page = cached(key, lambda: build(CSRF_PLACEHOLDER))
+    return _with_token(request, page)
+
+
+def ready_watcher_page(request: HttpRequest, game_id: str) -> HttpResponse | None:
+    """The watcher's page of the game as it stands, if it is rendered already: without
+    loading the game, for any kind. An unknown or deleted game is a 404."""
+    version = current_version(game_id)
+    if version is None:
+        raise Http404
+    page: bytes | None = cached_or_none(_watcher_page_key(request, game_id, version))
+    return None if page is None else _with_token(request, page)
+
+
+def _watcher_page_key(request: HttpRequest, game_id: str, version: int) -> tuple[str, ...]:
+    return ("watcher-page", game_id, str(version), request.get_host())
+
+
+def _with_token(request: HttpRequest, page: bytes) -> HttpResponse:
     return HttpResponse(page.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
 
 

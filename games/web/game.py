@@ -38,6 +38,7 @@ from games import page_stream, presence, store
 from games.access import (
     Access,
     access_for,
+    holds_no_key,
     remember_game,
     remember_seat,
     seat_cookie_name,
@@ -49,7 +50,7 @@ from games.kinds import kind_of
 from games.models import Game
 from games.page_stream import Mark, Update
 from games.push import hub
-from games.web.common import HtmxHttpRequest, int_or_none
+from games.web.common import HtmxHttpRequest, int_or_none, ready_watcher_page
 
 # Where the page shell (templates/games/page.html) leaves room for `seat_notice.html`.
 SEAT_NOTICE = '<div id="seat-notice"></div>'
@@ -61,6 +62,13 @@ THREADED_STREAM_SECONDS = 55
 
 @require_GET
 def game_page(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
+    # A watcher's page is the same for every watcher: once rendered for this version, it
+    # needs neither the game nor its kind (the phones' offline copies, a QR code's crowd).
+    if holds_no_key(request, game_id) and (
+        (page := ready_watcher_page(request, game_id)) is not None
+    ):
+        remember_game(request, page, game_id)
+        return page
     game = get_object_or_404(Game, pk=game_id)
     response = kind_of(game).pages.page(request, game, access_for(request, game))
     if (lost := seat_lost(request)) is not None:

@@ -12,10 +12,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games import cache, store
-from games.access import host_cookie_name
+from games.access import host_cookie_name, seat_cookie_name
 from games.kinds.dice import moves as dice_moves
 from games.models import Game, Turn
 from games.rules.dice import Turn as RuleTurn
+from games.store.seats import reissue_seat
 from tests.factories import make_game, play
 
 pytestmark = pytest.mark.django_db
@@ -181,6 +182,29 @@ def test_page_query_counts_do_not_grow_with_the_game(host: Client, game: Game) -
     [make_game() for _ in range(5)]
     cache.clear()
     assert _queries_for(host, "/") == home_short
+
+
+def test_a_watchers_page_once_rendered_costs_one_query_and_a_seat_still_gets_its_own(
+    client: Client, game: Game
+) -> None:
+    play(game, *[RuleTurn(20)] * 3)
+    url = f"/g/{game.pk}/"
+    first = client.get(url).content.decode()
+    with count_statements() as statements:
+        again = client.get(url)
+    assert again.status_code == 200
+    assert len(statements) == 1 and statements[0].startswith("SELECT version FROM games_game")
+    assert again.content.decode().count('<tr id="turn-') == first.count('<tr id="turn-') == 3
+    # The next turn is a new version: its page is rendered afresh, with the new row.
+    play(game, RuleTurn(25))
+    assert client.get(url).content.decode().count('<tr id="turn-') == 4
+    # A phone that holds a seat's key never gets the watchers' copy.
+    seat = Client()
+    seat.cookies[seat_cookie_name(game)] = reissue_seat(game, 0, game.host_key)  # type: ignore[attr-defined]
+    assert 'id="turn-sound"' in seat.get(url).content.decode()
+    assert 'id="turn-sound"' not in client.get(url).content.decode()
+    store.delete_game(game.pk)
+    assert client.get(url).status_code == 404
 
 
 def test_player_names_stay_text(watcher: Client, db: None) -> None:
