@@ -7,9 +7,10 @@ newest version it has heard of for each. Three things publish a version into it:
 - on PostgreSQL, the versions every process hears over `LISTEN` (`games.versions`), so a
   change made through one process is pushed by every other;
 - on SQLite, a watcher thread that reads SQLite's own change counter (`PRAGMA data_version`,
-  a few microseconds) every 20 ms while anything is waiting, and reads the versions of the
+  a few microseconds) every 5 ms while anything is waiting, and reads the versions of the
   watched games when another connection has committed: so several worker processes on one
-  machine also hear each other within about 20 ms, for no measurable cost while idle.
+  machine also hear each other within about 5 ms, for about 1.5 % of a core per process
+  while streams are open (measured: 0.8 % at 20 ms), and nothing once none is.
 
 The hub only ever hands out versions. A program's stream sends them as they are; a page's
 stream turns each into the update the page needs (games/page_stream.py), and `/g/<id>/live`
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 log = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 20.0
-SQLITE_CHECK_SECONDS = 0.02
+SQLITE_CHECK_SECONDS = 0.005
 
 
 @dataclass(eq=False)
