@@ -51,6 +51,7 @@ class Hub:
         self._latest: dict[str, int] = {}
         self._waiters: dict[str, set[_Waiter]] = {}
         self._watcher: Callable[[], None] | None = None
+        self._closed = False
 
     def on_first_waiter(self, start: Callable[[], None] | None) -> None:
         """Something to start when a stream begins waiting (the SQLite watcher)."""
@@ -69,15 +70,21 @@ class Hub:
             waiting = list(waiters)
         _wake(waiting)
 
-    def end_streams(self) -> None:
-        """End every stream open now, as a server that stops serving does (the tests' live
-        server between two tests): each returns at once instead of at its next change or
-        beat, so none touches the database after that."""
+    def close(self) -> None:
+        """End every stream, as a server that stops serving does (the tests' live server
+        after each test): each open one returns at once instead of at its next change or
+        beat, and one that starts meanwhile ends as it starts, so none touches the database
+        after that. `reopen` lets streams wait again."""
         with self._lock:
+            self._closed = True
             waiting = [waiter for waiters in self._waiters.values() for waiter in waiters]
             for waiter in waiting:
                 waiter.ended = True
         _wake(waiting)
+
+    def reopen(self) -> None:
+        with self._lock:
+            self._closed = False
 
     def latest(self, game_id: str) -> int | None:
         with self._lock:
@@ -89,6 +96,7 @@ class Hub:
 
     def _add(self, waiter: _Waiter) -> None:
         with self._lock:
+            waiter.ended = self._closed
             first = not self._waiters
             self._waiters.setdefault(waiter.game_id, set()).add(waiter)
         if first and self._watcher is not None:

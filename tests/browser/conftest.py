@@ -111,10 +111,11 @@ def _live_server_done(request: pytest.FixtureRequest) -> Generator[None]:
     request_started.connect(requests.started)
     request_finished.connect(requests.finished)
     yield
-    hub.end_streams()  # the browsers are closed: the streams would wait for their next beat
+    hub.close()  # the browsers are closed: the streams would wait for their next beat
     deadline = time.monotonic() + SERVER_DONE_SECONDS
     while requests.open() and time.monotonic() < deadline:
         time.sleep(0.01)
+    hub.reopen()  # for the next test
     request_started.disconnect(requests.started)
     request_finished.disconnect(requests.finished)
     assert not requests.open(), "the live server was still answering when the test ended"

@@ -206,9 +206,10 @@ def test_a_change_committed_while_a_stream_starts_is_heard() -> None:
     assert hub.watched() == []
 
 
-def test_ending_the_streams_ends_each_at_once_not_at_its_next_beat() -> None:
+def test_closing_the_hub_ends_each_stream_at_once_not_at_its_next_beat() -> None:
     """A server that stops serving (the tests' live server after a test) ends its open
-    streams: a waiting one returns within moments, though its beat is twenty seconds away."""
+    streams: a waiting one returns within moments, though its beat is twenty seconds away,
+    and one that starts meanwhile ends as it starts."""
     hub = push.Hub()
     threaded = hub.versions_sync("g", lambda: 1, seconds=60)
     assert next(threaded) == 1
@@ -226,13 +227,19 @@ def test_ending_the_streams_ends_each_at_once_not_at_its_next_beat() -> None:
         assert await next_chunk(stream) == 4
         waiting = asyncio.ensure_future(anext(stream))
         await asyncio.sleep(0.05)
-        hub.end_streams()
+        hub.close()
         with pytest.raises(StopAsyncIteration):
             await asyncio.wait_for(waiting, 3)
 
     run()
     assert ended.wait(3)
     assert hub.watched() == []
+    # Closed, a stream that starts ends at once; reopened, streams wait again.
+    assert list(hub.versions_sync("g", lambda: 1, seconds=60)) == []
+    hub.reopen()
+    reopened = hub.versions_sync("g", lambda: 2, seconds=60)
+    assert next(reopened) == 2
+    reopened.close()
 
 
 def pushed(chunk: bytes) -> tuple[str, dict[str, Any]]:
