@@ -127,8 +127,8 @@ class Roller:
         self.page, self.key, self.secret = page, key, secret_of(page, game_id)
         self.url = f"/api/games/{game_id}"
         self.others: Sequence[Sender] = ()
-        # Keeps every die of the first roll: a total of six dice, most often far below 30,
-        # which with a few points left ends the game.
+        # Keeps every die of the first roll: a total of six dice, most often far below 30, a
+        # failed turn, which costs a point in this test's game.
         self.hasty = False
 
     def state(self) -> dict[str, Any]:
@@ -173,7 +173,11 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     inputs.nth(1).fill("Ben")
     for extra in range(inputs.count() - 1, 1, -1):
         inputs.nth(extra).fill("")
-    host.get_by_label(re.compile("^" + re.escape(language.starting_points))).fill("5")
+    # A failed turn costs a point: the host, who plays Ben's seat hastily once Ben has left,
+    # fails nearly every turn, so the game ends a few turns later (with a failure costing
+    # nothing it took forty turns of Anna's hunts).
+    host.get_by_label(re.compile("^" + re.escape(language.starting_points))).fill("6")
+    host.locator('input[name="on_failure"][value="one"]').check()
     host.get_by_text(words["option"], exact=True).click()
     host.get_by_role("button", name=language.start).click()
     expect(host).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
@@ -247,7 +251,7 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     # The game goes on: Anna rolls hers, the host rolls Ben's with the host's phone. The first
     # roll after Ben left waits for his part until the phones still there ask for it to be
     # made without; his phone counts as asleep then, and no roll waits for it again. The host
-    # plays Ben's seat hastily, so that the game soon ends.
+    # plays Ben's seat hastily (and fails), so that the game soon ends.
     by_host.hasty = True
     while not state["finished"]:
         state = (by_anna if state["next_roller"] == 1 else by_host).turn()
