@@ -4,13 +4,15 @@ watcher shares."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlencode
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect
@@ -27,6 +29,26 @@ from games.links import public_url
 from games.models import Game, Seat
 
 CSRF_PLACEHOLDER = "csrf-token-placeholder-7f3a9c"
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def database_sync_to_async(function: Callable[P, T]) -> Callable[P, Awaitable[T]]:
+    """`function` run for an async view in the shared pool of threads, with the database
+    connection of its thread looked after as Django looks after a request's (Channels'
+    `database_sync_to_async` does the same): one that failed or outlived `CONN_MAX_AGE` is
+    closed before and after. Without it a connection the database dropped (PostgreSQL
+    restarted) stays in its thread and fails every stream that thread serves."""
+
+    def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(run, thread_sensitive=False)
 
 
 class HtmxHttpRequest(HttpRequest):

@@ -50,7 +50,12 @@ from games.kinds import kind_of
 from games.models import Game
 from games.page_stream import Mark, Update
 from games.push import hub
-from games.web.common import HtmxHttpRequest, int_or_none, ready_watcher_page
+from games.web.common import (
+    HtmxHttpRequest,
+    database_sync_to_async,
+    int_or_none,
+    ready_watcher_page,
+)
 
 # Where the page shell (templates/games/page.html) leaves room for `seat_notice.html`.
 SEAT_NOTICE = '<div id="seat-notice"></div>'
@@ -192,7 +197,7 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     threaded = isinstance(request, WSGIRequest)
     # Not in the thread Django makes for this request (its database connection would stay
     # open there after the thread is gone), but in the shared pool.
-    read_async = partial(sync_to_async(current_version, thread_sensitive=False), game_id)
+    read_async = partial(database_sync_to_async(current_version), game_id)
     read = partial(_version_then_let_go, game_id)
     # Read here to answer a game that is not there; the stream reads it again once it
     # waits for changes (games/push.py).
@@ -275,7 +280,7 @@ class _Follower:
         return cls(cast(HtmxHttpRequest, request), game_id, language, watcher, access.seat)
 
     async def make(self, mark: Mark) -> page_stream.Pushed | None:
-        build = sync_to_async(self._build, thread_sensitive=False)
+        build = database_sync_to_async(self._build)
         if not self.watcher:
             return await build(mark)
         # Every watcher's stream at the same mark wants the same update: made once per event

@@ -5,6 +5,7 @@ earlier in the run leaves Playwright's loop running in the main thread, where as
 from __future__ import annotations
 
 import asyncio
+import gc
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from functools import wraps
@@ -33,8 +34,14 @@ def own_loop(function: Callable[P, Coroutine[Any, Any, T]]) -> Callable[P, T]:
     @wraps(function)
     def run(*args: P.args, **kwargs: P.kwargs) -> T:
         coroutine = function(*args, **kwargs)
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(_closing(lambda: asyncio.run(coroutine))).result()
+        try:
+            with ThreadPoolExecutor(1) as pool:
+                return pool.submit(_closing(lambda: asyncio.run(coroutine))).result()
+        finally:
+            # The loop's own pool of threads (sync_to_async for the database) is gone, but the
+            # connections its threads opened are only closed once collected: one still open
+            # would keep the test database from being dropped.
+            gc.collect()
 
     return run
 

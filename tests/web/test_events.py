@@ -269,6 +269,43 @@ def test_a_page_that_says_what_it_shows_is_sent_each_update_itself() -> None:
     run()
 
 
+@pytest.mark.postgres
+def test_a_stream_outlives_a_connection_the_database_dropped() -> None:
+    """PostgreSQL restarted, or something between cut its connections: the stream's thread
+    opens a new connection, and the page goes on being sent its updates."""
+    game = make_game()
+
+    def turn(total: int) -> None:
+        own_thread(lambda: dice_moves.record_turn(game.pk, dice_rules.Turn(total)))
+
+    def drop_every_other_connection() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+    @own_loop
+    async def run() -> None:
+        _, chunks = await open_stream(f"/g/{game.pk}/events?v=1&n=0&t=")
+        assert pushed(await next_chunk(chunks)) == ("update", {"version": 1})
+        turn(20)
+        assert pushed(await next_chunk(chunks))[0] == "update"  # its thread has a connection
+        own_thread(drop_every_other_connection)
+        turn(25)
+        # The first update after the drop meets the dead connection: the page is told the
+        # version instead, and asks /live, as after any cut.
+        assert pushed(await next_chunk(chunks))[0] in ("update", "version")
+        turn(22)
+        kind, update = pushed(await next_chunk(chunks))
+        assert kind == "update" and update["version"] == 4
+
+    try:
+        run()
+    finally:
+        connection.close()  # this thread's connection was dropped too
+
+
 def test_a_page_that_missed_changes_catches_up_through_live() -> None:
     """A stream opened again after a cut: the page asks `/live`, then is sent what follows."""
     game = make_game()
