@@ -72,7 +72,7 @@ class UnchangedLiveMiddleware:
             request.method == "GET"
             and (path := LIVE_PATH.fullmatch(request.path_info))
             and (query := VERSION_IN_QUERY.search(request.META.get("QUERY_STRING", "")))
-            and unchanged(path["game_id"], int(query["version"]))
+            and unchanged(request, path["game_id"], int(query["version"]))
         ):
             return HttpResponse(status=204)
         return self.get_response(request)

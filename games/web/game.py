@@ -119,7 +119,7 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     """What a following phone asks every second. Unchanged: an empty answer, and at most
     one query (none on PostgreSQL, which pushes versions)."""
     version = int_or_none(request.GET.get("v"))
-    if unchanged(game_id, version):
+    if unchanged(request, game_id, version):
         return HttpResponse(status=204)
     game = get_object_or_404(Game, pk=game_id)
     access = access_for(request, game)
@@ -137,12 +137,22 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     return response
 
 
-def unchanged(game_id: str, version: int | None) -> bool:
+# The game's version as this request read it (`unchanged`), for the request's own later look.
+CURRENT_VERSION = "thirty_current_version"
+
+
+def unchanged(request: HttpRequest, game_id: str, version: int | None) -> bool:
     """Whether the game is still at the version a poll says it shows (`?v=`). An unknown or
-    deleted game is a 404."""
-    current = current_version(game_id)
-    if current is None:
-        raise Http404
+    deleted game is a 404. Read once per request: a changed game's poll passes through
+    `UnchangedLiveMiddleware` and then the view, which both ask."""
+    known: tuple[str, int] | None = request.__dict__.get(CURRENT_VERSION)
+    if known is not None and known[0] == game_id:
+        current: int | None = known[1]
+    else:
+        current = current_version(game_id)
+        if current is None:
+            raise Http404
+        request.__dict__[CURRENT_VERSION] = (game_id, current)
     return version == current
 
 

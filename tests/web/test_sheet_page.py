@@ -100,8 +100,11 @@ def test_an_unchanged_game_is_an_empty_answer_however_the_poll_is_written(
 def test_a_poll_of_a_changed_deleted_or_unknown_game(watcher: Client, game: Game) -> None:
     seen = game.version
     play(game, RuleTurn(25))
-    changed = watcher.get(f"/g/{game.pk}/live?v={seen}&n=0&t=")
+    with count_statements() as statements:
+        changed = watcher.get(f"/g/{game.pk}/live?v={seen}&n=0&t=")
     assert changed.status_code == 200 and "25" in changed.content.decode()
+    # The middleware read the version; the view does not read it again.
+    assert sum(sql.startswith("SELECT version FROM games_game") for sql in statements) == 1
     store.delete_game(game.pk)
     game.refresh_from_db()
     assert watcher.get(f"/g/{game.pk}/live?v={game.version}&n=1&t=").status_code == 404
