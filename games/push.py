@@ -9,8 +9,8 @@ newest version it has heard of for each. Three things publish a version into it:
 - on SQLite, a watcher thread that reads SQLite's own change counter (`PRAGMA data_version`,
   a few microseconds) every 5 ms while anything is waiting, and reads the versions of the
   watched games when another connection has committed: so several worker processes on one
-  machine also hear each other within about 5 ms, for about 1.5 % of a core per process
-  while streams are open (measured: 0.8 % at 20 ms), and nothing once none is.
+  machine also hear each other within about 5 ms, for about 1.4 % of a core per process
+  while streams are open (0.8 % at 20 ms, measured once by hand), and nothing once none is.
 
 The hub only ever hands out versions. A program's stream sends them as they are; a page's
 stream turns each into the update the page needs (games/page_stream.py), and `/g/<id>/live`
