@@ -424,6 +424,7 @@
   const paceOrder = new Map();
   let paceNewest = null;
   let paceTimer = null;
+  let paceShownAt = -Infinity;  // when the newest move came in (performance.now())
   const paced = () => [...document.querySelectorAll("[data-pace]")];
   const paceDraw = () => {
     const waiting = new Set(pacePending);
@@ -437,6 +438,7 @@
   const paceStep = () => {
     paceNewest = pacePending.shift();
     paceShown.add(paceNewest);
+    paceShownAt = performance.now();
     paceDraw();
     paceTimer = pacePending.length ? setTimeout(paceStep, PACE_MS) : null;
     if (!pacePending.length) onTurnSignal();
@@ -451,7 +453,11 @@
     // The parts of one update come in one by one (each region is swapped on its own).
     pacePending.sort((a, b) => paceOrder.get(a) - paceOrder.get(b));
     paceDraw();
-    if (pacePending.length && paceTimer === null) paceTimer = setTimeout(paceStep, 0);
+    // A move that comes in after the others were all shown (its update came later) still
+    // leaves the one before it the newest for the whole pace.
+    if (pacePending.length && paceTimer === null) {
+      paceTimer = setTimeout(paceStep, Math.max(0, PACE_MS - (performance.now() - paceShownAt)));
+    }
   };
   document.addEventListener("DOMContentLoaded", () => { for (const el of paced()) paceShown.add(el.dataset.pace); });
   // As each region is swapped in, so that no new number shows for a moment before it waits.

@@ -66,6 +66,36 @@ def test_a_dice_computers_turn_is_paced_in_danish_too_and_on_the_table_screen(
     watch_dice(open_browser, DANISH, 300, screen="table")
 
 
+# Adds a computer's move to the page as an update's swap brings one: `add(key, order)`.
+ADD_MOVE = """([key, order]) => {
+  const move = document.createElement("p");
+  move.dataset.pace = key;
+  move.dataset.paceOrder = String(order);
+  document.body.append(move);
+  document.body.dispatchEvent(new CustomEvent("htmx:afterSwap", {bubbles: true}));
+}"""
+
+
+def test_a_move_whose_update_comes_after_the_others_were_shown_still_waits_its_turn(
+    open_browser: Callable[..., Any], settings: Any
+) -> None:
+    """Under load a computer's moves can come in more than one update. One that comes after
+    the page has shown all the others leaves the move before it the newest for the whole
+    pace, rather than taking its place at once."""
+    settings.THIRTY_PACE_MS = 300
+    game, _ = dice_moves.create_game("Pace", ["Anna", "Ben"], dice_rules.RuleSet())
+    phone = open_browser(PHONE)
+    phone.goto(f"/g/{game.pk}/")
+    phone.evaluate(WATCH_REVEALS)
+    phone.evaluate(ADD_MOVE, ["first", 1])
+    reveals(phone, 1)  # shown at once: nothing was newest before it
+    phone.wait_for_timeout(100)
+    phone.evaluate(ADD_MOVE, ["second", 2])
+    shown = reveals(phone, 2)
+    assert [key for key, _ in shown] == ["first", "second"]
+    assert_paced(shown, 300)
+
+
 def watch_dice(
     open_browser: Callable[..., Any],
     language: Language,
