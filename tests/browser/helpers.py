@@ -161,6 +161,13 @@ def tap(page: Any, label: str) -> None:
     page.locator("#turn-panel").get_by_role("button", name=label, exact=True).click()
 
 
+def press(page: Any, key: str) -> None:
+    """Press a key once the page's own script listens: a page shows its text before its
+    deferred scripts have run, and a key pressed in between would go unheard."""
+    page.wait_for_load_state("domcontentloaded")
+    page.keyboard.press(key)
+
+
 def footer(page: Any, seat: int) -> Any:
     """The points shown under a player's column (seats counted from 1)."""
     return page.locator("#sheet-foot td").nth(seat - 1)

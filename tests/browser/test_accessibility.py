@@ -13,7 +13,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import LAPTOP
-from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, create_game, tap, wait_until
+from tests.browser.helpers import (
+    DANISH,
+    ENGLISH,
+    PHONE,
+    Language,
+    create_game,
+    press,
+    tap,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -252,10 +261,10 @@ def test_a_finished_game_replays_turn_by_turn(open_browser: Any) -> None:
     expect(page.locator(".replay-where")).to_have_text("Turn 1 of 2")
     expect(page.locator("#sheet-rows tr")).to_have_count(1)
     expect(page.locator(".chart-picture")).to_be_visible()
-    page.keyboard.press("ArrowRight")  # the arrow keys step too
+    press(page, "ArrowRight")  # the arrow keys step too
     expect(page.locator(".replay-where")).to_have_text("Turn 2 of 2")
     expect(page.locator("#sheet-rows tr")).to_have_count(2)
     expect(page.locator("#sheet-foot td").first).to_have_text("0")
-    page.keyboard.press("ArrowLeft")
+    press(page, "ArrowLeft")
     expect(page.locator(".replay-where")).to_have_text("Turn 1 of 2")
     assert serious_violations(page) == []

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games import store
 from games.kinds.cards import tournaments
 from games.rules import cards
-from tests.browser.helpers import PHONE
+from tests.browser.helpers import PHONE, press
 from tests.browser.test_accessibility import serious_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -32,7 +32,7 @@ def test_a_finished_card_game_replays_deal_by_deal(open_browser: Any) -> None:
     expect(page.locator(".replay-where")).to_have_text(f"Deal 1 of {deals}")
     expect(page.locator(".dealt-cards .playing-card")).to_have_count(9)
     expect(page.locator("#sheet-rows tr")).to_have_count(1)
-    page.keyboard.press("ArrowRight")
+    press(page, "ArrowRight")
     expect(page.locator(".replay-where")).to_have_text(f"Deal 2 of {deals}")
     expect(page.locator("#sheet-rows tr")).to_have_count(2)
     assert serious_violations(page) == []
