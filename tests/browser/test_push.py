@@ -143,7 +143,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
     game = new_game(live_server)
     phone, asked = open_phone(open_browser, game)
     following(phone, asked)
-    assert streams(asked) == 1
+    # (The stream may already have been ended and opened again: it lasts a second here.)
 
     # The phone loses the server: the stream ends and nothing gets through until it is back.
     opened_before_the_cut = streams(asked)
