@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils.html import strip_tags
 
 from games.kinds.dice import moves as dice_moves
@@ -82,3 +84,25 @@ def test_only_the_table_screen_and_watchers_carry_the_latest_moves() -> None:
     assert latest_moves(screen.content.decode()) == [
         "Anna slog 20 og kom ikke over 30: der sker ingenting."
     ]
+
+
+def test_a_watchers_update_reads_the_rows_once() -> None:
+    """The latest moves come from the rows the update reads anyway, not a second read."""
+    game, _host_key = dice_moves.create_game(
+        "Friday", ["Anna", "Ben", "Cleo"], dice_rules.RuleSet()
+    )
+    for total in (20, 21, 22, 23, 24):
+        dice_moves.record_turn(game.pk, dice_rules.Turn(total))
+    seen = Game.objects.get(pk=game.pk)
+    dice_moves.record_turn(game.pk, dice_rules.Turn(25))
+    with CaptureQueriesContext(connection) as queries:
+        update = Client().get(
+            f"/g/{game.pk}/live", {"v": seen.version, "n": 5, "t": seen.turns.get(number=5).pk}
+        )
+    moves = latest_moves(update.content.decode())
+    assert [move.split(" did")[0] for move in moves] == [
+        f"{name} rolled {total} and"
+        for name, total in (("Cleo", 25), ("Ben", 24), ("Anna", 23), ("Cleo", 22))
+    ]
+    reads = [query["sql"] for query in queries.captured_queries]
+    assert sum('FROM "games_cell"' in sql for sql in reads) == 1

@@ -101,7 +101,7 @@ class DicePages:
 
         # Every watcher asks for the same change at about the same moment: build it once.
         def build() -> Update:
-            sheet, replace = sheet_since(game, count, last)
+            sheet, replace = sheet_since(game, count, last, earlier=LATEST_SHOWN)
             response = _render_update(request, sheet, replace=replace, access=Access())
             return _sheet_update(response, sheet, replace)
 

@@ -75,6 +75,9 @@ class Sheet:
     # Luck and skill, once the game is over, where any turn's rolls are known.
     coaching: coach.Coaching | None = None
     bgstats_url: str | None = None
+    # In a live update built with them: the last rows before `rows`, read in the same query,
+    # for the watchers' latest moves (`last_rows`).
+    earlier_rows: tuple[SheetRow, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -141,7 +144,12 @@ def sheet_of(snapshot: Snapshot) -> Sheet:
 
 
 def sheet_since(
-    game: Game, count: int, last_turn_id: int | None, position: dice_rules.Position | None = None
+    game: Game,
+    count: int,
+    last_turn_id: int | None,
+    position: dice_rules.Position | None = None,
+    *,
+    earlier: int = 0,
 ) -> tuple[Sheet, bool]:
     """The sheet with only the rows a follower does not have yet.
 
@@ -149,31 +157,39 @@ def sheet_since(
     the first rows of the game, only the rows after them are loaded, so a change costs the
     same at turn 500 as at turn 10. After an undo they are not, and every row is loaded:
     the second value then says the follower must replace its rows. `position`, if given,
-    is the game's current one.
+    is the game's current one. The `earlier` rows before the new ones are read in the same
+    query and kept apart (`Sheet.earlier_rows`), for an update that shows the latest moves.
     """
     if count:
         known = Turn.objects.filter(game=game, number=count).values_list("id", flat=True).first()
         if known is None or known != last_turn_id:
             return full_sheet(game), True
     seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
-    rows = load_rows(game, rules_of(game), [seat_id for seat_id, _ in seats], after=count)
+    names = [name for _, name in seats]
+    ruleset = rules_of(game)
+    read = load_rows(
+        game, ruleset, [seat_id for seat_id, _ in seats], after=max(0, count - earlier)
+    )
+    rows = [row for row in read if row.number > count]
     sheet = _sheet(
         game,
-        [name for _, name in seats],
+        names,
         position or position_of(game),
         rows,
         turn_count=rows[-1].number if rows else count,
         last_turn_id=rows[-1].id if rows else last_turn_id,
     )
-    return sheet, False
+    before = tuple(_sheet_row(game, row, names, ruleset) for row in read if row.number <= count)
+    return replace(sheet, earlier_rows=before), False
 
 
 def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
     """The last `count` rows of `sheet`'s game as it stood, the newest last: from `sheet` itself
     where it holds them (a whole sheet, or an update with as many new rows), else read (two
     queries, however long the game)."""
-    if len(sheet.rows) >= count or len(sheet.rows) == sheet.turn_count:
-        return sheet.rows[-count:] if count else ()
+    held = sheet.earlier_rows + sheet.rows
+    if len(held) >= count or len(held) == sheet.turn_count:
+        return held[-count:] if count else ()
     game = sheet.game
     seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
     after = max(0, sheet.turn_count - count)
