@@ -100,14 +100,14 @@ class CardPages:
         except store.NotYourTurnError:
             error = _("It is not your turn.")
         if error is None:
+            if not request.htmx:  # a page without scripts: it loads the table itself
+                return redirect("game", game.pk)
             game = played.game  # at the version the move made, its state remembered by it
         else:
             game.refresh_from_db()  # as it stands now: someone else may have moved
         table = _card_table(game, access.seat)
         context = _card_context(request, game, table, access) | {"move_error": error}
         if not request.htmx:
-            if error is None:
-                return redirect("game", game.pk)
             return render(request, "games/card_game.html", context, status=422)
         context |= {"oob": True, "cooldown": error is None}
         response = render(request, "games/card_update.html", context)
