@@ -882,8 +882,8 @@ class Bench:
                     str(HERE / "streams.py"),
                     "--port",
                     str(self.port),
-                    "--game",
-                    game.id,
+                    # One word: a game's id may begin with "-", which would read as an option.
+                    f"--game={game.id}",
                     "--count",
                     str(STREAMS // STREAM_PROCESSES),
                     *extra,
