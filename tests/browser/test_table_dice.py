@@ -1,13 +1,12 @@
-"""Dice made by the whole table, on three phones at phone size: every phone's SHA-256 is on
-every screen before the first roll; a roll from the tray carries the roller's part and waits,
-and every other phone sends its own part of it by itself once it sees the roll waiting (the
-rest of the game is rolled through the API, the test sending each phone's part as its page
-would, over its session); a
-phone that leaves mid-game, after rolling, holds one roll up for the wait and no more (the
-phones still there ask for it to be made) and does not stop the game (the host rolls for its
-seat); and at the end the check page, in a
-fourth browser (anyone may check), rolls every die again, says they match, names the rolls
-with a part it could not check, and lists whose parts went into each roll."""
+"""Dice made by the whole table, on three phones at phone size, each in its own language:
+every phone's SHA-256 is on every screen before the first roll; a roll from the tray carries
+the roller's part and waits, and every other phone sends its own part of it by itself once it
+sees the roll waiting (the rest of the game is rolled through the API, the test sending each
+phone's part as its page would, over its session); a phone that leaves mid-game, after
+rolling, holds one roll up for the wait and no more (the phones still there ask for it to be
+made) and does not stop the game (the host rolls for its seat); and at the end the check page,
+in further browsers (anyone may check), rolls every die again, says they match, names the
+rolls with a part it could not check, and lists whose parts went into each roll."""
 
 from __future__ import annotations
 
@@ -25,7 +24,7 @@ from playwright.sync_api import expect
 from games import store
 from games.models import Game
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import PHONE, Language, wait_until
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -159,14 +158,15 @@ class Roller:
 
 
 def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
-    open_browser: Callable[..., Any], language: Language, settings: Any
+    open_browser: Callable[..., Any], settings: Any
 ) -> None:
-    words = WORDS[language.code]
+    # A table of both languages, each phone in its own: the host's and Ben's in Danish,
+    # Anna's in English; the check page is read in both.
     # A roll waits this long for a phone's part: longer than at a table (4 s), since a phone
     # here shares a busy machine with the others and the server, and must not be taken for
     # asleep because its part came late. Ben's phone, once gone, holds one roll up this long.
     settings.THIRTY_TABLE_ROLL_WAIT_SECONDS = 8
-    host = open_browser(PHONE, locale=language.locale)
+    host = open_browser(PHONE, locale=DANISH.locale)
     host.goto("/")
     inputs = host.locator('#create-form input[name="player"]')
     inputs.nth(0).fill("Anna")
@@ -176,17 +176,17 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     # A failed turn costs a point: the host, who plays Ben's seat hastily once Ben has left,
     # fails nearly every turn, so the game ends a few turns later (with a failure costing
     # nothing it took forty turns of Anna's hunts).
-    host.get_by_label(re.compile("^" + re.escape(language.starting_points))).fill("6")
+    host.get_by_label(re.compile("^" + re.escape(DANISH.starting_points))).fill("6")
     host.locator('input[name="on_failure"][value="one"]').check()
-    host.get_by_text(words["option"], exact=True).click()
-    host.get_by_role("button", name=language.start).click()
+    host.get_by_text(WORDS[DANISH.code]["option"], exact=True).click()
+    host.get_by_role("button", name=DANISH.start).click()
     expect(host).to_have_url(re.compile(r"/g/[^/]+/\?new=1$"))
     game = Game.objects.get()
     assert game.table_dice
     links = [host.locator(f"#seat-link-{seat}").input_value() for seat in (1, 2)]
-    anna = open_browser(PHONE, locale=language.locale)
+    anna = open_browser(PHONE, locale=ENGLISH.locale)
     anna.goto(links[0])
-    ben = open_browser(PHONE, locale=language.locale)
+    ben = open_browser(PHONE, locale=DANISH.locale)
     ben.goto(links[1])
     # The rolls each page asks to be made without the parts still missing.
     finishes: set[str] = set()
@@ -206,7 +206,7 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
 
     # Anna rolls from her tray; the roll waits for the host's and Ben's phones, which send
     # their parts by themselves, and then her phone shows the dice.
-    anna.get_by_role("button", name=words["roll"]).click()
+    anna.get_by_role("button", name=WORDS[ENGLISH.code]["roll"]).click()
     expect(anna.locator("#turn-panel .pick")).to_have_count(6, timeout=LIVE_TIMEOUT_MS * 4)
     first = game.table_rolls.get()
     assert [entry["seat"] for entry in first.parts] == [None, 0, 1]
@@ -239,7 +239,7 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     expect(ben.locator("#table-dice")).to_have_attribute(
         "data-version", str(game.version), timeout=LIVE_TIMEOUT_MS * 4
     )
-    ben.get_by_role("button", name=words["roll"]).click()
+    ben.get_by_role("button", name=WORDS[DANISH.code]["roll"]).click()
     expect(ben.locator("#turn-panel .pick")).to_have_count(6, timeout=LIVE_TIMEOUT_MS * 4)
     by_ben = Roller(ben, game.pk, {"X-Seat-Key": links[1].split("#")[1]})
     by_ben.others = [senders[host], senders[anna]]
@@ -280,20 +280,27 @@ def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
         shown = expect(page.locator("#table-dice .shown"), f"{who} page: both secrets shown")
         shown.to_have_count(2, timeout=LIVE_TIMEOUT_MS * 4)
 
-    # Anyone with the game's link can check it: here a fourth browser.
-    checker = open_browser(PHONE, locale=language.locale)
-    checker.goto(f"/g/{game.pk}/check")
-    result = checker.locator("#check-result")
-    expect(result).to_have_attribute("data-result", "match", timeout=LIVE_TIMEOUT_MS)
-    expect(result).to_contain_text(words["some"])
-    # Every roll with a part of Ben's is named: his own and those he sent parts of before he
-    # left. None after, and all the others are checked whole.
+    # Anyone with the game's link can check it: here a fourth and a fifth browser, one in
+    # each language.
     with_ben = [
         f"{roll.number}.{roll.step + 1}"
         for roll in game.table_rolls.all()
         if any(entry["seat"] == 1 for entry in roll.parts)
     ]
     assert any(name.startswith(f"{bens_turn}.") for name in with_ben)
+    for language in (ENGLISH, DANISH):
+        checker = open_browser(PHONE, locale=language.locale)
+        checker.goto(f"/g/{game.pk}/check")
+        expect_the_check(checker, WORDS[language.code], game, with_ben)
+
+
+def expect_the_check(checker: Any, words: dict[str, str], game: Game, with_ben: list[str]) -> None:
+    """The check page rolls every die again: they match, the rolls with a part of Ben's
+    (his own and those he sent parts of before he left, none after) are named as unchecked,
+    all the others are checked whole, and it lists whose parts went into each roll."""
+    result = checker.locator("#check-result")
+    expect(result).to_have_attribute("data-result", "match", timeout=LIVE_TIMEOUT_MS)
+    expect(result).to_contain_text(words["some"])
     unchecked = checker.locator(".check-dice .unchecked")
     expect(unchecked).to_have_count(1)
     expect(unchecked).to_contain_text(words["unchecked"].format(rolls=len(with_ben)))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 from games import store
@@ -60,21 +59,22 @@ def phone(open_browser: Callable[..., Any], language: Language, link: str) -> An
     return page
 
 
-@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
 def test_the_phone_whose_turn_it_is_is_told_and_the_others_hear_whose_it_is(
-    open_browser: Callable[..., Any], language: Language
+    open_browser: Callable[..., Any],
 ) -> None:
-    words = WORDS[language.code]
-    host = open_browser(PHONE, locale=language.locale)
-    create_game(host, ["Anna", "Ben", "Cleo"], language=language)
-    ben = phone(open_browser, language, host.locator("#seat-link-2").input_value())
-    cleo = phone(open_browser, language, host.locator("#seat-link-3").input_value())
+    # A table of both languages: the host's and Cleo's phones in Danish, Ben's in English.
+    words = WORDS[ENGLISH.code]
+    host = open_browser(PHONE, locale=DANISH.locale)
+    create_game(host, ["Anna", "Ben", "Cleo"], language=DANISH)
+    ben = phone(open_browser, ENGLISH, host.locator("#seat-link-2").input_value())
+    cleo = phone(open_browser, DANISH, host.locator("#seat-link-3").input_value())
     title = ben.title()
     # Opening the page is no news: nothing vibrates, and Anna is to roll.
     assert ben.evaluate("window.vibrations") == []
     expect(ben.locator("html")).to_have_attribute("data-your-turn", "false")
     expect(ben.get_by_role("button", name=words["sound"])).to_be_visible()
-    expect(host.get_by_role("button", name=words["sound"])).to_have_count(0)  # no seat
+    host_sound = WORDS[DANISH.code]["sound"]
+    expect(host.get_by_role("button", name=host_sound)).to_have_count(0)  # no seat
 
     ben.evaluate("window.inBackground = true")
     tap(host, "20")  # Anna's turn, entered by the host: now it is Ben's
@@ -84,7 +84,7 @@ def test_the_phone_whose_turn_it_is_is_told_and_the_others_hear_whose_it_is(
     assert "die-turn" in (ben.locator('link[rel="icon"]').get_attribute("href") or "")
     assert len(ben.evaluate("window.vibrations")) == 1
     # Cleo's phone only hears it, politely, and does not vibrate.
-    expect(cleo.locator("#turn-announce")).to_have_text(words["bens_turn"])
+    expect(cleo.locator("#turn-announce")).to_have_text(WORDS[DANISH.code]["bens_turn"])
     assert cleo.locator("#turn-announce").get_attribute("aria-live") == "polite"
     assert cleo.evaluate("window.vibrations") == []
 
@@ -100,32 +100,31 @@ def test_the_phone_whose_turn_it_is_is_told_and_the_others_hear_whose_it_is(
     assert len(ben.evaluate("window.vibrations")) == 1
 
 
-@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
 def test_a_seat_s_phone_follows_the_rematch_in_its_own_seat(
-    open_browser: Callable[..., Any], language: Language
+    open_browser: Callable[..., Any],
 ) -> None:
-    host = open_browser(PHONE, locale=language.locale)
-    create_game(host, ["Anna", "Ben"], start_points=1, language=language)
-    ben = phone(open_browser, language, host.locator("#seat-link-2").input_value())
+    # The host's phone in English, Ben's in Danish.
+    host = open_browser(PHONE, locale=ENGLISH.locale)
+    create_game(host, ["Anna", "Ben"], start_points=1)
+    ben = phone(open_browser, DANISH, host.locator("#seat-link-2").input_value())
     old = ben.url
     tap(host, "33")
     tap(host, "1")  # Ben is out: the game is over
-    host.get_by_role("button", name=language.rematch).click()
+    host.get_by_role("button", name=ENGLISH.rematch).click()
     expect(ben).not_to_have_url(old, timeout=15_000)
     # In the rematch Ben's phone holds Ben's seat: no new link was handed out.
     expect(ben.locator("#turn-signal")).to_have_attribute("data-my-seat", "1")
-    expect(ben.get_by_role("button", name=WORDS[language.code]["sound"])).to_be_visible()
+    expect(ben.get_by_role("button", name=WORDS[DANISH.code]["sound"])).to_be_visible()
     expect(host.locator("#seat-links")).to_contain_text("Ben")
 
 
-@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
 def test_a_turn_after_the_computers_is_told_once_their_cards_have_been_shown(
-    open_browser: Callable[..., Any], settings: Any, language: Language
+    open_browser: Callable[..., Any], settings: Any
 ) -> None:
     settings.THIRTY_PACE_MS = 600
     players = [store.Player("Anna"), store.Player("Bo", True), store.Player("Cy", True)]
     game, host_key = tournaments.create_card_game("Pace", players, cards.CardRules())
-    anna = card_seat_phones(open_browser, game, host_key, language, hooks=PHONE_HOOKS)[0]
+    anna = card_seat_phones(open_browser, game, host_key, DANISH, hooks=PHONE_HOOKS)[0]
     expect(anna.locator("html")).to_have_attribute("data-your-turn", "true")
     anna.evaluate(WATCH_REVEALS)
     play_a_card(anna)
@@ -148,13 +147,12 @@ def test_a_turn_after_the_computers_is_told_once_their_cards_have_been_shown(
     assert anna.evaluate("window.vibratedAt[0]") >= last_card_shown - 50
 
 
-@pytest.mark.parametrize("language", [ENGLISH, DANISH], ids=["en", "da"])
 def test_the_next_deals_first_turn_is_told_once_the_deal_end_is_tapped_away(
-    open_browser: Callable[..., Any], language: Language
+    open_browser: Callable[..., Any],
 ) -> None:
     players = [store.Player("Anna"), store.Player("Ben")]
     game, host_key = tournaments.create_card_game("Cards", players, cards.CardRules(tokens=2))
-    phones = card_seat_phones(open_browser, game, host_key, language, hooks=PHONE_HOOKS)
+    phones = card_seat_phones(open_browser, game, host_key, ENGLISH, hooks=PHONE_HOOKS)
     for phone in phones.values():
         phone.evaluate(WATCH_BANNER)
     while True:  # each plays their first legal card, from the table, until the deal is over
