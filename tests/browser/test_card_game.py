@@ -1,6 +1,7 @@
 """The card game on real phones: the host sets up a table of two people and a computer, each
 person claims a seat on their own phone and plays from their hand, and a watcher follows the
-table, in English and in Danish. No phone ever shows a card of another hand."""
+table, each phone in its own language (English or Danish). No phone ever shows a card of
+another hand."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from playwright.sync_api import expect
 from games.kinds.cards import tournaments
 from games.models import Game
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import PHONE, Language
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -45,22 +46,24 @@ def hand_codes(page: Any) -> set[str]:
 
 @pytest.mark.journey  # on PostgreSQL too: hidden hands, claimed seats, a computer seat
 def test_two_phones_and_a_computer_play_while_a_watcher_follows(
-    open_browser: Callable[..., Any], language: Language
+    open_browser: Callable[..., Any],
 ) -> None:
-    host = open_browser(PHONE, locale=language.locale)
-    create_card_game(host, language)
+    # A table of both languages: the host's and Ben's phones in English, Anna's and the
+    # watcher's in Danish.
+    host = open_browser(PHONE, locale=ENGLISH.locale)
+    create_card_game(host, ENGLISH)
     game = Game.objects.get()
     assert game.kind == "cards"
     expect(host.locator("#hand")).to_have_count(0)  # the host's key shows no hand
     links = [host.locator(f"#seat-link-{seat}").input_value() for seat in (1, 2)]
-    share = host.get_by_label(language.share_link).input_value()
+    share = host.get_by_label(ENGLISH.share_link).input_value()
     phones = []
-    for link in links:
+    for link, language in zip(links, (DANISH, ENGLISH), strict=True):
         phone = open_browser(PHONE, locale=language.locale)
         phone.goto(link)
         expect(phone.locator("#hand")).to_be_visible()
         phones.append(phone)
-    watcher = open_browser(PHONE, locale=language.locale)
+    watcher = open_browser(PHONE, locale=DANISH.locale)
     watcher.goto(share)
     expect(watcher.locator("#running-total")).to_be_visible()
     expect(watcher.locator("#hand")).to_have_count(0)

@@ -1,8 +1,9 @@
 """Dice thrown at the table, refereed on a phone: Anna enters each roll of her turn on her own
 phone with the face buttons (the odds shown after each roll, as for the app's dice), a wrong
 entry is told in a sentence and changes nothing, a roll entered wrong is corrected, and the
-turn reaches every phone with its rolls, marked as thrown at the table. Once the game is over,
-its page and Anna's say what her choices gave away and how the dice ran."""
+turn reaches every phone (each in its own language) with its rolls, marked as thrown at the
+table. Once the game is over, its page and Anna's say what her choices gave away and how the
+dice ran."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from playwright.sync_api import expect
 
 from games.models import Game, Turn
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import PHONE, Language, create_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, create_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 
@@ -58,16 +59,18 @@ def tap_faces(phone: Any, faces: str) -> None:
 
 
 def test_a_turn_thrown_at_the_table_is_refereed_roll_by_roll(
-    open_browser: Callable[..., Any], language: Language
+    open_browser: Callable[..., Any],
 ) -> None:
-    words = WORDS[language.code]
-    host = open_browser(PHONE, locale=language.locale)
-    share = create_game(host, ["Anna", "Ben"], start_points=1, language=language)
+    # A table of both languages: Anna's phone in Danish, the host's and the watcher's in
+    # English.
+    words, seen = WORDS[DANISH.code], WORDS[ENGLISH.code]
+    host = open_browser(PHONE, locale=ENGLISH.locale)
+    share = create_game(host, ["Anna", "Ben"], start_points=1)
     anna_link = host.locator("#seat-link-1").input_value()
-    host.get_by_label(words["hints"]).check()  # the odds for the roller, after each roll
-    anna = open_browser(PHONE, locale=language.locale)
+    host.get_by_label(seen["hints"]).check()  # the odds for the roller, after each roll
+    anna = open_browser(PHONE, locale=DANISH.locale)
     anna.goto(anna_link)
-    watcher = open_browser(PHONE, locale=language.locale)
+    watcher = open_browser(PHONE, locale=ENGLISH.locale)
     watcher.goto(share)
 
     anna.get_by_text(words["open"]).click()
@@ -80,7 +83,7 @@ def test_a_turn_thrown_at_the_table_is_refereed_roll_by_roll(
     anna.get_by_role("button", name=words["enter"]).click()
     expect(anna.locator("#turn-panel .pick")).to_have_count(6)
     expect(anna.locator("#turn-panel .hint-choice").first).to_be_visible()  # the odds
-    expect(watcher.locator(".tray-status")).to_contain_text(words["thrown"])
+    expect(watcher.locator(".tray-status")).to_contain_text(seen["thrown"])
 
     # Keep one 6 and enter the five dice thrown next; then take that roll back, as if the
     # dice were read wrong, and enter it again.
@@ -105,10 +108,10 @@ def test_a_turn_thrown_at_the_table_is_refereed_roll_by_roll(
     row = Turn.objects.get()
     assert row.data["table"] and row.data["total"] == 36 and len(row.data["rolls"]) == 2
     why = watcher.locator("#turn-1").get_attribute("data-why") or ""
-    assert words["trail"] in why
+    assert seen["trail"] in why
     # The game is over: its page and Anna's say what her choices gave away.
     watcher.reload()
-    expect(watcher.locator("#chart")).to_contain_text(words["coach"])
-    expect(watcher.locator("#chart")).to_contain_text(words["anna"])
+    expect(watcher.locator("#chart")).to_contain_text(seen["coach"])
+    expect(watcher.locator("#chart")).to_contain_text(seen["anna"])
     anna.goto("/players/Anna/")
     expect(anna.locator("#coaching h2")).to_have_text(words["page"], timeout=LIVE_TIMEOUT_MS)
