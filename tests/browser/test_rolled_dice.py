@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.models import Game, Turn
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import ENGLISH, PHONE, Language, create_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, create_game
 from tests.factories import rolling
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
@@ -40,32 +40,35 @@ def faces(page: Any, selector: str) -> list[str]:
 
 
 def test_a_seat_rolls_on_its_phone_while_the_table_watches(
-    open_browser: Callable[..., Any], language: Language
+    open_browser: Callable[..., Any],
 ) -> None:
-    words = WORDS[language.code]
-    host = open_browser(PHONE, locale=language.locale)
-    share = create_game(host, ["Anna", "Ben", "Cleo"], language=language)
+    # A table of both languages: Anna's and the watcher's phones in Danish, the host's and
+    # Ben's in English.
+    words = WORDS[DANISH.code]
+    host = open_browser(PHONE, locale=ENGLISH.locale)
+    share = create_game(host, ["Anna", "Ben", "Cleo"])
     anna_link = host.locator("#seat-link-1").input_value()
     ben_link = host.locator("#seat-link-2").input_value()
-    anna = open_browser(PHONE, locale=language.locale)
+    anna = open_browser(PHONE, locale=DANISH.locale)
     anna.goto(anna_link)
-    ben = open_browser(PHONE, locale=language.locale)
+    ben = open_browser(PHONE, locale=ENGLISH.locale)
     ben.goto(ben_link)
-    watcher = open_browser(PHONE, locale=language.locale)
+    watcher = open_browser(PHONE, locale=DANISH.locale)
     watcher.goto(share)
     expect(watcher.locator("#sheet")).to_be_visible()
 
-    # Ben cannot roll Anna's turn: his phone has no roll button, and a forged post is refused.
-    expect(ben.get_by_role("button", name=words["roll"])).to_have_count(0)
+    # Ben cannot roll Anna's turn: his phone has no roll button, and a forged post is refused
+    # in his language.
+    expect(ben.get_by_role("button", name=WORDS[ENGLISH.code]["roll"])).to_have_count(0)
     game = Game.objects.get()
     csrf = next(c["value"] for c in ben.context.cookies() if c["name"] == "csrftoken")
     refused = ben.request.post(
         f"/g/{game.pk}/roll",
         form={"act": "roll", "v": str(game.version)},
-        headers={"X-CSRFToken": csrf, "Referer": ben_link, "Accept-Language": language.locale},
+        headers={"X-CSRFToken": csrf, "Referer": ben_link, "Accept-Language": ENGLISH.locale},
     )
     assert refused.status == 422
-    assert words["not_your_turn"] in refused.text()
+    assert WORDS[ENGLISH.code]["not_your_turn"] in refused.text()
     assert rolling(game) is None
 
     anna.get_by_role("button", name=words["roll"]).click()
