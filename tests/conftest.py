@@ -100,6 +100,25 @@ def _no_version_listener() -> Generator[None, None, None]:
         yield
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Generator[None, None, None]:
+    """At the end, before the test databases are dropped, end the other sessions on
+    PostgreSQL's: the threads that served streams keep their connections open
+    (`CONN_MAX_AGE`, as a server does between requests), and PostgreSQL will not drop a
+    database that a session is using."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all(initialized_only=True):
+            if connection.vendor == "postgresql":
+                with connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                        " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    )
+
+
 # What asks for the test database: a test without one of these (or a `django_db` mark) never
 # opens a connection.
 DATABASE_FIXTURES = frozenset(
