@@ -113,12 +113,25 @@ def _live_server_done(request: pytest.FixtureRequest) -> Generator[None]:
     yield
     hub.close()  # the browsers are closed: the streams would wait for their next beat
     deadline = time.monotonic() + SERVER_DONE_SECONDS
-    while requests.open() and time.monotonic() < deadline:
+    while (requests.open() or connection_threads()) and time.monotonic() < deadline:
         time.sleep(0.01)
     hub.reopen()  # for the next test
     request_started.disconnect(requests.started)
     request_finished.disconnect(requests.finished)
     assert not requests.open(), "the live server was still answering when the test ended"
+    assert not connection_threads(), "a connection to the live server was still open"
+
+
+def connection_threads() -> list[threading.Thread]:
+    """The live server's threads, one for each connection (socketserver's ThreadingMixIn).
+    A request that a browser sent just before it was closed can still be waiting for the
+    server to read it, uncounted by the request signals; its connection's thread is already
+    there, and goes once the request is answered and the browser's end is closed."""
+    return [
+        thread
+        for thread in threading.enumerate()
+        if thread.name.endswith("(process_request_thread)") and thread.is_alive()
+    ]
 
 
 @pytest.fixture
