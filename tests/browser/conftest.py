@@ -6,6 +6,8 @@ They need Chromium at /usr/bin/chromium; without it they are skipped with the re
 from __future__ import annotations
 
 import os
+import select
+import socket
 import threading
 import time
 from collections.abc import Callable, Generator
@@ -107,19 +109,29 @@ def _live_server_done(request: pytest.FixtureRequest) -> Generator[None]:
     from games.push import hub
 
     request.getfixturevalue("transactional_db")
+    listening = request.getfixturevalue("live_server").thread.httpd.socket
     requests = ServerRequests()
     request_started.connect(requests.started)
     request_finished.connect(requests.finished)
     yield
     hub.close()  # the browsers are closed: the streams would wait for their next beat
     deadline = time.monotonic() + SERVER_DONE_SECONDS
-    while (requests.open() or connection_threads()) and time.monotonic() < deadline:
+    while (
+        requests.open() or connection_threads() or not_yet_accepted(listening)
+    ) and time.monotonic() < deadline:
         time.sleep(0.01)
     hub.reopen()  # for the next test
     request_started.disconnect(requests.started)
     request_finished.disconnect(requests.finished)
     assert not requests.open(), "the live server was still answering when the test ended"
     assert not connection_threads(), "a connection to the live server was still open"
+
+
+def not_yet_accepted(listening: socket.socket) -> bool:
+    """A browser's connection waits for the live server to accept it (the server's thread
+    may not have had its turn on a busy machine): its listening socket reads as ready."""
+    ready, _, _ = select.select([listening], [], [], 0)
+    return bool(ready)
 
 
 def connection_threads() -> list[threading.Thread]:
