@@ -67,64 +67,32 @@ def _quick_pace(request: pytest.FixtureRequest, settings: Any) -> None:
         settings.THIRTY_PACE_MS = QUICK_PACE_MS
 
 
-class ServerRequests:
-    """The requests the live server (threads of this process) has begun and not finished,
-    counted by Django's request signals."""
-
-    def __init__(self) -> None:
-        self._test_thread = threading.get_ident()  # the test client's requests are not counted
-        self._lock = threading.Lock()
-        self._threads: set[int] = set()
-
-    def started(self, **kwargs: Any) -> None:
-        if threading.get_ident() != self._test_thread:
-            with self._lock:
-                self._threads.add(threading.get_ident())
-
-    def finished(self, **kwargs: Any) -> None:
-        with self._lock:
-            self._threads.discard(threading.get_ident())
-
-    def open(self) -> int:
-        with self._lock:
-            return len(self._threads)
-
-
 # How long a test's end waits for the live server to finish what it was doing.
 SERVER_DONE_SECONDS = 30
 
 
 @pytest.fixture(autouse=True)
 def _live_server_done(request: pytest.FixtureRequest) -> Generator[None]:
-    """A test on the live server ends when the server has finished every request it began.
-    Set up after the test's database, so torn down before it: a phone's event stream (or a
-    request its browser sent just before it closed) otherwise goes on in its thread, and
-    writes a seat's presence into the next test's tables, or holds the tables PostgreSQL's
-    flush must empty, which then fails."""
+    """A test on the live server ends when the server has finished every request it began
+    and every connection is closed: no connection waits to be accepted, and no connection's
+    thread is left. Set up after the test's database, so torn down before it: a phone's event
+    stream (or a request its browser sent just before it closed) otherwise goes on in its
+    thread, and writes a seat's presence into the next test's tables, or holds the tables
+    PostgreSQL's flush must empty, which then fails."""
     if "live_server" not in request.fixturenames:
         yield
         return
-    from django.core.signals import request_finished, request_started
-
     from games.push import hub
 
     request.getfixturevalue("transactional_db")
     listening = request.getfixturevalue("live_server").thread.httpd.socket
-    requests = ServerRequests()
-    request_started.connect(requests.started)
-    request_finished.connect(requests.finished)
     yield
     hub.close()  # the browsers are closed: the streams would wait for their next beat
     deadline = time.monotonic() + SERVER_DONE_SECONDS
-    while (
-        requests.open() or connection_threads() or not_yet_accepted(listening)
-    ) and time.monotonic() < deadline:
+    while (connection_threads() or not_yet_accepted(listening)) and time.monotonic() < deadline:
         time.sleep(0.01)
     hub.reopen()  # for the next test
-    request_started.disconnect(requests.started)
-    request_finished.disconnect(requests.finished)
-    assert not requests.open(), "the live server was still answering when the test ended"
-    assert not connection_threads(), "a connection to the live server was still open"
+    assert not connection_threads(), "the live server was still answering when the test ended"
 
 
 def not_yet_accepted(listening: socket.socket) -> bool:
@@ -135,10 +103,10 @@ def not_yet_accepted(listening: socket.socket) -> bool:
 
 
 def connection_threads() -> list[threading.Thread]:
-    """The live server's threads, one for each connection (socketserver's ThreadingMixIn).
-    A request that a browser sent just before it was closed can still be waiting for the
-    server to read it, uncounted by the request signals; its connection's thread is already
-    there, and goes once the request is answered and the browser's end is closed."""
+    """The live server's threads, one for each connection (socketserver's ThreadingMixIn):
+    a thread goes once its requests are answered (a stream's too) and the browser's end is
+    closed, so none is left once the server has finished everything the browsers sent, even
+    a request sent just before a browser closed."""
     return [
         thread
         for thread in threading.enumerate()
