@@ -29,6 +29,9 @@ if [ -d locale ] && command -v msgfmt >/dev/null; then
 fi
 
 export DJANGO_ALLOW_ASYNC_UNSAFE=true  # Playwright's sync API runs an event loop
+# Let Python cache compiled modules (Makefile): each pytest process, the servers the tests start
+# and the second pass then reuse what the first compiled.
+unset PYTHONDONTWRITEBYTECODE
 
 echo "== SQLite"
 # On every core (pytest-xdist): each worker is its own process with its own test database

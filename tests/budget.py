@@ -3,9 +3,17 @@
 `make test` and CI try each property's full budget, written where it is declared. `make
 test-fast` loads the `dev` profile (`--hypothesis-profile=dev`), which tries a tenth of each:
 the same properties, for feedback within a minute.
+
+A property that plays random games through the store searches the rules, which are plain
+Python and the same on both databases: the SQLite pass of `make test` tries its whole budget,
+and the PostgreSQL pass the smaller one it names (`on_postgresql`), since every game sends the
+same statements, locks and constraints to the database as any other. The API fuzz, whose
+requests are what differs, keeps its whole budget there.
 """
 
 from __future__ import annotations
+
+import os
 
 from hypothesis import settings
 
@@ -15,8 +23,16 @@ DEV_SHARE = 10
 settings.register_profile("dev", max_examples=100 // DEV_SHARE)
 
 
-def examples(budget: int) -> int:
-    """`budget`, or a tenth of it (at least one) under the `dev` profile."""
+def postgresql_pass() -> bool:
+    """This is the PostgreSQL pass (scripts/with-postgres.sh sets the database's address)."""
+    return os.getenv("DATABASE_URL", "").startswith("postgres")
+
+
+def examples(budget: int, *, on_postgresql: int | None = None) -> int:
+    """`budget`; or `on_postgresql` in the PostgreSQL pass, where given; or a tenth of either
+    (at least one) under the `dev` profile."""
+    if on_postgresql is not None and postgresql_pass():
+        budget = on_postgresql
     if settings.get_current_profile_name() == "dev":
         return max(1, budget // DEV_SHARE)
     return budget

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import tests.budget  # noqa: F401  (registers the `dev` hypothesis profile before it is loaded)
+import tests.budget  # registers the `dev` hypothesis profile before it is loaded
 
 STRICT = os.getenv("THIRTY_STRICT") == "1"
 
@@ -154,7 +154,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     PostgreSQL pass runs only the tests that can behave differently there."""
     if os.getenv("THIRTY_PG_ALL") == "1":  # every test on PostgreSQL, as before the choice
         keep = list(items)
-    elif os.getenv("DATABASE_URL", "").startswith("postgres"):
+    elif tests.budget.postgresql_pass():
         keep = [item for item in items if runs_on_postgresql(item)]
     else:
         keep = [item for item in items if item.get_closest_marker("postgres") is None]

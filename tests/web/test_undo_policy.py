@@ -182,7 +182,7 @@ def test_random_games_are_reopened_and_no_turn_is_rolled_twice() -> None:
     # every budget; the random ones add breadth.
     with_a_computer = [False, True, False, False]
 
-    @settings(max_examples=examples(40), deadline=None)
+    @settings(max_examples=examples(40, on_postgresql=10), deadline=None)
     @example(dice_rules.RuleSet(preset="thirty"), 3, with_a_computer, 2, 0)
     @example(dice_rules.RuleSet(preset="30s"), 3, with_a_computer, 1, 0)
     @given(
