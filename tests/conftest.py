@@ -112,6 +112,9 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Generator[
     with django_db_blocker.unblock():
         for connection in connections.all(initialized_only=True):
             if connection.vendor == "postgresql":
+                # A fresh session: this one may be among those a test ended
+                # (test_events.py drops every connection but its own).
+                connection.close()
                 with connection.cursor() as cursor:
                     cursor.execute(
                         "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
