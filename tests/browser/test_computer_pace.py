@@ -193,6 +193,7 @@ def test_a_card_computers_moves_are_shown_one_by_one_and_marked(
     # Anna plays until the computers answer with two moves or more at once (a deal that
     # ends can leave the next move to her again).
     for _ in range(10):
+        game.refresh_from_db()  # the state is looked up at the version the game object has
         state = tournaments.load_tournament(game)
         assert state.to_move() == 0
         played = store.play(game.pk, 0, state.legal_moves()[0])
