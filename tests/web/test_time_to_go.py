@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import threading
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -28,14 +31,15 @@ LINE_DA = re.compile(r"I bordets tempo \((\d+) s pr\. tur\) er der cirka ([^.]+)
 MISS = dice_rules.Turn(20)
 
 
-def spaced(game: Game, seconds: Sequence[float]) -> None:
+def spaced(game: Game, seconds: Sequence[float], *, forget: bool = True) -> None:
     """Write the game's rows as if each came `seconds[i]` after the one before (the first
-    an hour ago), and forget what was worked out from them."""
+    an hour ago), and forget what was worked out from them (unless `forget` is False)."""
     when = timezone.now() - timedelta(hours=1)
     for number, gap in enumerate([0.0, *seconds], start=1):
         when += timedelta(seconds=gap)
         Turn.objects.filter(game=game, number=number).update(created_at=when)
-    cache.clear()
+    if forget:
+        cache.clear()
 
 
 def minutes_of(shown: str) -> int:
@@ -125,12 +129,93 @@ def test_each_new_turn_brings_the_new_time_to_go_to_every_phone() -> None:
     version = game.version
     play(game, dice_rules.Turn(36, hunt=3))  # Ben loses three points: the game is shorter
     spaced(game, [30, 30, 30, 30, 30])
+    # A process works out a game's first figure when a page opens (the cache was cleared,
+    # as after a restart); later ones never hold an update up (the test below).
+    Client().get(f"/g/{game.pk}/")
     update = Client().get(f"/g/{game.pk}/live?v={version}&n={count}&t={last}").content.decode()
     assert '<p id="time-to-go"' in update and 'hx-swap-oob="true"' in update
     after = LINE.search(update)
     assert after is not None and after[1] == "30"
     assert minutes_of(after[2]) == expected_minutes(game, 30, frozenset(range(4)))
     assert minutes_of(after[2]) <= minutes_of(before[2])
+
+
+@pytest.fixture
+def simulated_in(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The threads that ran the simulation of the turns to go, one name per run."""
+    threads: list[str] = []
+    simulate = estimates.remaining
+
+    def watched(*args: Any) -> float:
+        threads.append(threading.current_thread().name)
+        return simulate(*args)
+
+    monkeypatch.setattr(estimates, "remaining", watched)
+    return threads
+
+
+def test_the_row_that_calls_for_a_new_figure_does_not_wait_for_it(
+    simulated_in: list[str],
+) -> None:
+    # The process has worked out this game's figure once: the row that starts the next
+    # stretch of turns goes out to the phones with that figure, not after a simulation, and
+    # the new figure follows a moment later.
+    game = play(make_game(), *[MISS] * 5)
+    spaced(game, [30, 30, 30, 30])
+    before = LINE.search(Client().get(f"/g/{game.pk}/").content.decode())
+    assert before is not None
+    assert simulated_in == ["MainThread"]  # the page that opened worked the first one out
+    simulated_in.clear()
+    count, last = game.turn_count, Turn.objects.filter(game=game).latest("number").pk
+    version = game.version
+    game = play(game, *[dice_rules.Turn(36, hunt=3)] * 3)  # Ben loses nine points
+    assert game.turn_count // pace.PACE_EVERY > count // pace.PACE_EVERY
+    spaced(game, [30] * 7, forget=False)
+    update = Client().get(f"/g/{game.pk}/live?v={version}&n={count}&t={last}").content.decode()
+    assert threading.current_thread().name not in simulated_in
+    shown = LINE.search(update)
+    assert shown is not None and shown[2] == before[2]  # the figure before, for a moment
+    deadline = time.monotonic() + 10
+    stretch = ("pace", game.pk, game.turn_count // pace.PACE_EVERY)
+    while cache.recall(stretch) is None:  # worked out in the background
+        assert time.monotonic() < deadline, simulated_in
+        time.sleep(0.05)
+    assert simulated_in == ["thirty-pace_0"]
+    # Every phone has the new figure with the next row (the page of a version is the same
+    # for every watcher, so the row before keeps the figure it went out with).
+    expected = expected_minutes(game, 30, frozenset(range(4)))
+    count, last = game.turn_count, Turn.objects.filter(game=game).latest("number").pk
+    version = game.version
+    game = play(game, MISS)
+    spaced(game, [30] * 8, forget=False)
+    update = Client().get(f"/g/{game.pk}/live?v={version}&n={count}&t={last}").content.decode()
+    after = LINE.search(update)
+    assert after is not None and minutes_of(after[2]) == expected
+    assert minutes_of(after[2]) < minutes_of(before[2])
+
+
+def test_an_update_never_waits_for_the_first_figure(simulated_in: list[str]) -> None:
+    # A process that has no figure for the game yet (after a restart) works it out in the
+    # background when an update asks, and the page that opens next says it.
+    game = play(make_game(), *[MISS] * 5)
+    spaced(game, [30, 30, 30, 30])
+    last = Turn.objects.filter(game=game).latest("number")
+    update = Client().get(f"/g/{game.pk}/live?v={game.version - 1}&n=4&t={last.pk - 1}")
+    assert update.status_code == 200
+    assert '<p id="time-to-go"' in update.content.decode()
+    assert LINE.search(update.content.decode()) is None
+    assert threading.current_thread().name not in simulated_in
+    stretch = ("pace", game.pk, game.turn_count // pace.PACE_EVERY)
+    deadline = time.monotonic() + 10
+    while cache.recall(stretch) is None:
+        assert time.monotonic() < deadline, simulated_in
+        time.sleep(0.05)
+    page = Client().get(f"/g/{game.pk}/").content.decode()
+    assert simulated_in == ["thirty-pace_0"]  # the page found the figure worked out
+    found = LINE.search(page)
+    assert found is not None and minutes_of(found[2]) == expected_minutes(
+        game, 30, frozenset(range(4))
+    )
 
 
 @given(

@@ -64,7 +64,7 @@ class DicePages:
 
             def build(csrf_token: str) -> bytes:
                 sheet, table = _page_sheet(game)
-                context = _game_context(request, sheet, Access()) | {
+                context = _game_context(request, sheet, Access(), whole_page=True) | {
                     "sheet_table": table,
                     "csrf_token": csrf_token,
                 }
@@ -72,7 +72,7 @@ class DicePages:
 
             return watcher_page(request, game, build)
         sheet, table = _page_sheet(game)
-        context = _game_context(request, sheet, access) | {"sheet_table": table}
+        context = _game_context(request, sheet, access, whole_page=True) | {"sheet_table": table}
         if access.host:
             context |= host_links(request, game)
             # Until the table has joined, sharing the game is the host's first job.
@@ -416,6 +416,8 @@ def _game_context(
     access: Access,
     question: dice_rules.Question | None = None,
     answers: dict[str, Any] | None = None,
+    *,
+    whole_page: bool = False,
 ) -> dict[str, Any]:
     can_play = access.may_act(sheet.game, sheet.position.next_roller) and not sheet.finished
     if question is None and can_play:
@@ -457,7 +459,7 @@ def _game_context(
         ],
         "rules_summary": rules_summary(sheet.ruleset),
         "chances_query": chances.rules_query(sheet.ruleset),
-        "time_to_go": _time_to_go(sheet),
+        "time_to_go": _time_to_go(sheet, first_now=whole_page),
         "share_url": share_url(request, sheet.game),
         "rematch_id": store.rematch_of(sheet.game) if sheet.finished else None,
         "dice_seed": store.revealed_seed(game) if sheet.finished else None,
@@ -470,9 +472,9 @@ def _game_context(
     } | _table_dice_context(game, access, sheet.position.next_roller)
 
 
-def _time_to_go(sheet: Sheet) -> dict[str, Any] | None:
+def _time_to_go(sheet: Sheet, *, first_now: bool) -> dict[str, Any] | None:
     """How long the game has to go at the table's own pace, once the table has played."""
-    found = pace.table_pace(sheet.game, sheet.position)
+    found = pace.table_pace(sheet.game, sheet.position, first_now=first_now)
     if found is None:
         return None
     return {"seconds": round(found.seconds), "time": chances.clock(found.minutes_to_go)}
