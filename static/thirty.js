@@ -594,10 +594,19 @@
     (legend || document.getElementById("card-area")).after(area);
     window.scrollTo(0, 0);
   };
+  // The sheet's height and scroll are measured in the next frame, not in the swap: reading a
+  // size there makes the browser lay out the whole page while an update is still going in,
+  // and the new row waited for it (about 3 ms a layout on a phone, more on a busy one).
+  let fitDue = false;
   document.body.addEventListener("htmx:afterSettle", () => {
     shareAfterFirstTurn();
-    fitSheet();
-    scrollToNewest();
+    if (fitDue) return;
+    fitDue = true;
+    requestAnimationFrame(() => {
+      fitDue = false;
+      fitSheet();
+      scrollToNewest();
+    });
   });
   window.addEventListener("resize", fitSheet);
   document.addEventListener("keydown", (event) => {
