@@ -460,21 +460,23 @@
     }
   };
   document.addEventListener("DOMContentLoaded", () => { for (const el of paced()) paceShown.add(el.dataset.pace); });
-  // As each region is swapped in, so that no new number shows for a moment before it waits.
-  // An update swaps its regions in one by one, all in one task: each region's swap asks, and
-  // the work runs once, when the task has put them all in and before anything is painted (a
-  // pass over the whole page per region cost about 4 ms an update).
-  const oncePerUpdate = (work) => {
+  // `work` run once for however many calls come before `schedule` runs it.
+  const coalesced = (schedule, work) => {
     let due = false;
     return () => {
       if (due) return;
       due = true;
-      queueMicrotask(() => {
+      schedule(() => {
         due = false;
         work();
       });
     };
   };
+  // An update swaps its regions in one by one, all in one task. Each region's swap asks for
+  // the pace, which runs once, when the task has put them all in and before anything is
+  // painted, so that no new number shows for a moment before it waits (a pass over the
+  // whole page per region cost about 4 ms an update).
+  const oncePerUpdate = (work) => coalesced(queueMicrotask, work);
   const paceAfterSwap = oncePerUpdate(onPace);
   document.body.addEventListener("htmx:afterSwap", paceAfterSwap);
   document.body.addEventListener("htmx:oobAfterSwap", paceAfterSwap);
@@ -600,7 +602,11 @@
     const room = window.innerHeight - (el.getBoundingClientRect().top + window.scrollY) - 8;
     if (room >= 140) el.style.maxHeight = `${room}px`;
   };
-  document.addEventListener("DOMContentLoaded", () => { fitSheet(); scrollToNewest(); });
+  const fitAndScroll = () => {
+    fitSheet();
+    scrollToNewest();
+  };
+  document.addEventListener("DOMContentLoaded", fitAndScroll);
   // Sharing comes first while the table joins; once the first turn is in, the sheet does.
   const shareAfterFirstTurn = () => {
     const area = document.querySelector("#share-area.first");
@@ -613,16 +619,10 @@
   // The sheet's height and scroll are measured in the next frame, not in the swap: reading a
   // size there makes the browser lay out the whole page while an update is still going in,
   // and the new row waited for it (about 3 ms a layout on a phone, more on a busy one).
-  let fitDue = false;
+  const fitInNextFrame = coalesced((run) => requestAnimationFrame(run), fitAndScroll);
   document.body.addEventListener("htmx:afterSettle", () => {
     shareAfterFirstTurn();
-    if (fitDue) return;
-    fitDue = true;
-    requestAnimationFrame(() => {
-      fitDue = false;
-      fitSheet();
-      scrollToNewest();
-    });
+    fitInNextFrame();
   });
   window.addEventListener("resize", fitSheet);
   document.addEventListener("keydown", (event) => {
