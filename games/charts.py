@@ -136,7 +136,8 @@ def render(
         major_guide_stroke_dasharray="0",
         opacity="1",
         opacity_hover="1",
-        colors=tuple(line.colour for line in drawn),
+        # Each line's colour twice: once for its line, once for the marker at its end.
+        colors=tuple(line.colour for line in drawn) * 2,
         font_family="system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
         label_font_size=13,
         major_label_font_size=13,
@@ -179,10 +180,14 @@ def render(
         no_data_text=no_data,
     )
     chart.x_labels = [str(number) for number in range(turns + 1)]
+    # The lines without dots: pygal writes a dot (and its tooltip, which a picture never
+    # shows) for every point it is asked to, three quarters of the picture's bytes in a long
+    # game. Only the end of each line is marked, by a series of its own after all the lines.
     for line in drawn:
         chart.add(
             line.name,
-            [_point(line, index) for index in range(len(line.values))],
+            list(line.values),
+            show_dots=False,
             stroke_style={
                 "width": 5 if line.won else 2.5,
                 "dasharray": line.dashes,
@@ -190,6 +195,8 @@ def render(
             },
             allow_interruptions=False,
         )
+    for line in drawn:
+        chart.add(line.name, _end_marker(line), stroke=False)
     svg: bytes = chart.render()
     return svg.decode()
 
@@ -199,18 +206,18 @@ def label(line: Line) -> str:
     return "★ " + name
 
 
-def _point(line: Line, index: int) -> dict[str, object] | None:
-    value = line.values[index]
-    if value is None:
-        return None
-    last = index == len(line.values) - 1 or line.values[index + 1] is None
-    if not last or index == 0:
-        return {"value": value, "node": {"r": 0}}
-    # A marker where the line ends, and the winner's name beside it.
-    point: dict[str, object] = {"value": value, "node": {"r": 7 if line.won else 5}}
+def _end_marker(line: Line) -> list[dict[str, object] | None]:
+    """The marker where a line ends, and the winner's name beside it: a point at the line's
+    last value, nothing elsewhere. No marker on a line that has not left its start."""
+    end = max((index for index, value in enumerate(line.values) if value is not None), default=0)
+    points: list[dict[str, object] | None] = [None] * len(line.values)
+    if end == 0:
+        return points
+    point: dict[str, object] = {"value": line.values[end], "node": {"r": 7 if line.won else 5}}
     if line.won:
         point["label"] = label(line)
-    return point
+    points[end] = point
+    return points
 
 
 def render_results(points: Sequence[tuple[datetime, Fraction]], size: str = "wide") -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -120,6 +121,9 @@ def test_the_chart_is_an_svg_drawn_once_per_version(client: Client) -> None:
     body = first.content.decode()
     assert body.startswith("<?xml") and "<svg" in body and "★ Cleo" in body
     assert "stroke-dasharray:8,4" in body  # lines differ by their dashes too
+    # A marker where each line ends (Anna and Ben out, Cleo the winner) and no dot on any
+    # other turn: a phone fetches the picture after every turn.
+    assert re.findall(r'<circle[^>]* r="(\d+)"', body) == ["5", "5", "7"]
     with count_statements() as statements:
         again = client.get(f"/g/{game.pk}/chart.svg")
     assert again.content == first.content and len(statements) == 1
