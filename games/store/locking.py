@@ -6,7 +6,6 @@ record one roll twice."""
 
 from __future__ import annotations
 
-from django.db.models import F
 from django.utils import timezone
 
 from games.cache import announce
@@ -22,9 +21,11 @@ def lock_game(game_id: str, version: int | None) -> Game:
 
 
 def bump(game: Game, *changed: str) -> Game:
-    game.version = F("version") + 1
+    """The game at its next version. `game` is the row `lock_game` (or another lock in the
+    caller's transaction) read: nobody else can have moved its version since, so the new one
+    is known without reading it back."""
+    game.version += 1
     game.updated_at = timezone.now()
     game.save(update_fields=["version", "updated_at", *changed])
-    game.refresh_from_db(fields=["version"])
     announce(game)
     return game
