@@ -37,6 +37,28 @@ WATCH_ROWS = """() => {
 }"""
 
 
+# When each event of the stream reaches the page's scripts, by the version it speaks of: the
+# delay of a turn splits into the part before the page has the event (the server, the
+# network) and the part after it (the page's own work, and on the two-step path its /live
+# request). Listened for as the stream is made, before the page's own listeners.
+WATCH_EVENTS = """(() => {
+  window.__events = [];
+  const Original = window.EventSource;
+  window.EventSource = class extends Original {
+    constructor(url, init) {
+      super(url, init);
+      for (const type of ["update", "version"]) {
+        this.addEventListener(type, (message) => {
+          let version = 0;
+          try { version = Number(JSON.parse(message.data).version) || 0; } catch {}
+          window.__events.push([version, performance.timeOrigin + performance.now()]);
+        });
+      }
+    }
+  };
+})();"""
+
+
 # The two-step path: the stream is opened without the marks (v/n/t) that ask for updates.
 TWO_STEP = """(() => {
   const Original = window.EventSource;
@@ -91,6 +113,8 @@ def measure(
     from playwright.sync_api import sync_playwright
 
     delays: list[float] = []
+    to_page: list[float] = []  # post started → its event in the page's scripts
+    in_page: list[float] = []  # that event → the row in the page
     missed = 0
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -100,6 +124,7 @@ def measure(
                 context = browser.new_context(viewport={"width": 390, "height": 844})
                 if two_step:
                     context.add_init_script(TWO_STEP)
+                context.add_init_script(WATCH_EVENTS)
                 page = context.new_page()
                 if latency_ms:
                     network = context.new_cdp_session(page)
@@ -122,23 +147,30 @@ def measure(
             for index, turn in enumerate(turns):
                 started = time.time()
                 version = post_turn(port, game_id, key, turn)
-                posted.append((rows_before + index + 1, started))
+                posted.append((rows_before + index + 1, started, version))
                 if on_post is not None:
                     on_post(version, started)
                 time.sleep(spacing)
             time.sleep(1.5)
             for page in pages:
                 seen = page.evaluate("window.__seen")
-                for rows, started in posted:
+                events = page.evaluate("window.__events")
+                for rows, started, version in posted:
                     at = next((t / 1000 for count, t in seen if count >= rows), None)
                     if at is None:
                         missed += 1
-                    else:
-                        delays.append(at - started)
+                        continue
+                    delays.append(at - started)
+                    heard = next((t / 1000 for v, t in events if v >= version), None)
+                    if heard is not None and heard <= at:
+                        to_page.append(heard - started)
+                        in_page.append(at - heard)
         finally:
             browser.close()
     return {
         "delays": delays,
+        "to_page": to_page,
+        "in_page": in_page,
         "missed": missed,
         "phones": phones,
         "turns": len(turns),

@@ -996,6 +996,10 @@ class Bench:
             # kept in .bench/*.json: a cost that only some turns pay (every fourth, say)
             # shows there, and hardly in a percentile.
             "delays_ms": [round(delay * 1000, 1) for delay in delays],
+            # The same delays split where the event reached the page's scripts (a turn whose
+            # row came without its event, from a poll, left out).
+            "to_page": {"p50": pct(measured["to_page"], 50), "p95": pct(measured["to_page"], 95)},
+            "in_page": {"p50": pct(measured["in_page"], 50), "p95": pct(measured["in_page"], 95)},
             "phones": measured["phones"],
             "turns": measured["turns"],
         }
@@ -1218,6 +1222,24 @@ def rows(result: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
                     f"{pushed['missed']})",
                     "" if target is None else f"p95 ≤ {target * 1000:.0f} ms",
                     "" if target is None else verdict(pushed["p95"], target, False),
+                )
+            )
+    for key, what in (
+        ("push_browser", "update in the event"),
+        ("push_browser_two_step", "two-step"),
+    ):
+        pushed = get(key)
+        if pushed and "to_page" in pushed:
+            split = pushed["to_page"], pushed["in_page"]
+            out.append(
+                (
+                    "6",
+                    f"of which ({what}): turn posted → its event in the page's scripts; that "
+                    "event → row on the phone: p50 / p95 of each",
+                    f"{ms(split[0]['p50'])} / {ms(split[0]['p95'])}; "
+                    f"{ms(split[1]['p50'])} / {ms(split[1]['p95'])}",
+                    "",
+                    "",
                 )
             )
     near, far = get("push_browser_two_step_far"), get("push_browser_far")
