@@ -3,7 +3,7 @@
 // when the connection drops (the page itself then says it is offline). Everything is asked of
 // the network first, so a phone that is online always sees the game as it is now.
 "use strict";
-const CACHE = "thirty-1";
+const CACHE = "thirty-2";  // a new name drops what an older worker kept, as it kept it
 const GAME_PAGE = /^\/g\/[^/]+\/$/;
 const KEPT_FILES = /^\/(static\/|g\/[^/]+\/chart\.svg$|manifest\.webmanifest$)/;
 
@@ -27,9 +27,20 @@ self.addEventListener("fetch", (event) => {
     // One copy per game, whatever the query string (?new=1 after creating it).
     event.respondWith(networkFirst(request, url.origin + url.pathname));
   } else if (KEPT_FILES.test(url.pathname)) {
-    event.respondWith(networkFirst(request, request));
+    event.respondWith(networkFirst(request, keptAs(url, request)));
   }
 });
+
+// A game's chart is kept once per size and language: the newest one this phone fetched. Its
+// address names the version, which every turn changes: each would otherwise be kept for
+// good, and a page kept at a later turn than its last fetched chart (a phone fetches the
+// chart only when it is on the screen) would show none without a connection.
+function keptAs(url, request) {
+  if (!url.pathname.endsWith("/chart.svg")) return request;
+  const key = new URL(url);
+  key.searchParams.delete("v");
+  return key.href;
+}
 
 // A page that received a live update asks for a fresh copy of itself to keep, so that a
 // reload without a connection shows the game as this phone last saw it.

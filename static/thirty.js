@@ -491,6 +491,33 @@
   document.body.addEventListener("htmx:oobAfterSwap", turnSignalAfterSwap);
   document.addEventListener("DOMContentLoaded", onTurnSignal);
 
+  // The chart in an update comes with its address in data-src and data-srcset
+  // (templates/games/chart.html): it is fetched once any of it is on the screen. A phone's
+  // chart sits just below the sheet, out of sight (the sheet is as tall as the screen allows),
+  // so a phone no longer fetches a new picture after every turn, nor the server draws one,
+  // while the sheet is what it shows. A page as loaded has its chart at once.
+  const showPicture = (img) => {
+    for (const source of img.parentElement?.querySelectorAll("source[data-srcset]") || []) {
+      source.srcset = source.dataset.srcset;
+      delete source.dataset.srcset;
+    }
+    img.src = img.dataset.src;
+    delete img.dataset.src;
+  };
+  const picturesNear = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      picturesNear.unobserve(entry.target);
+      showPicture(entry.target);
+    }
+  });
+  const watchPictures = oncePerUpdate(() => {
+    picturesNear.disconnect();  // the pictures an earlier update brought have left the page
+    for (const img of document.querySelectorAll("img[data-src]")) picturesNear.observe(img);
+  });
+  document.body.addEventListener("htmx:afterSwap", watchPictures);
+  document.body.addEventListener("htmx:oobAfterSwap", watchPictures);
+
   // Replay: the arrow keys step through the turns.
   document.addEventListener("keydown", (event) => {
     if (event.target.closest?.("input, select, textarea")) return;

@@ -12,6 +12,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from games.models import Game
+from games.rules.dice import Turn as RuleTurn
 from tests.browser.conftest import LAPTOP
 from tests.browser.helpers import (
     DANISH,
@@ -23,6 +25,7 @@ from tests.browser.helpers import (
     tap,
     wait_until,
 )
+from tests.factories import play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -161,6 +164,59 @@ def test_the_sheet_draws_its_chart_and_a_watcher_sees_it_grow(open_browser: Any)
         ("Anna", True, 1),
         ("Ben", False, 2),
     ]
+
+
+def test_a_phone_fetches_the_chart_only_once_it_comes_into_sight(open_browser: Any) -> None:
+    """A watcher's chart below a long sheet is not fetched after every turn: the update's
+    picture waits until the phone scrolls to it, and then shows the latest turn's chart."""
+    host = open_browser(LAPTOP)
+    create_game(host, ["Anna", "Ben", "Cleo", "Dan", "Eva", "Finn"])
+    game = Game.objects.get()
+    play(game, *[RuleTurn(20)] * 24)  # a sheet as tall as a phone lets it be
+    watcher = open_browser(PHONE)
+    watcher.goto(f"/g/{game.pk}/")
+    below = watcher.evaluate(
+        "document.querySelector('#chart').getBoundingClientRect().top - innerHeight"
+    )
+    assert below > 0, f"the chart begins {-below} px above the bottom of the screen"
+    watcher.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    watcher.reload()  # now the worker controls the page: it keeps its chart for offline
+    charts: list[str] = []
+
+    def fetched(request: Any) -> None:
+        if "/chart.svg" in request.url:
+            charts.append(request.url)
+
+    watcher.on("request", fetched)
+    host.reload()
+    rows = watcher.locator("#sheet-rows tr")
+    for number in range(25, 28):
+        tap(host, "20")
+        expect(rows).to_have_count(number)
+    version = watcher.evaluate("document.body.dataset.version")
+    picture = watcher.locator("#chart img.chart-picture")
+    expect(picture).to_have_attribute("data-src", re.compile(f"v={version}&"))
+    assert charts == [], "the phone fetched a chart it did not show"
+
+    watcher.locator("#chart").scroll_into_view_if_needed()
+    width = watcher.wait_for_function(
+        "() => document.querySelector('#chart img').naturalWidth"
+    ).json_value()
+    assert width == 400  # the narrow picture, of the turn the phone shows
+    assert len(charts) == 1 and f"v={version}&" in charts[0] and "size=narrow" in charts[0]
+
+    # Without a connection the page the worker kept (at an earlier turn) shows the newest
+    # chart the phone fetched: a game's chart is kept once, whatever its version.
+    watcher.context.set_offline(True)
+    watcher.reload()
+    expect(watcher.locator("#offline")).to_be_visible()
+    assert (
+        watcher.wait_for_function(
+            "() => document.querySelector('#chart img').naturalWidth"
+        ).json_value()
+        == 400
+    )
+    watcher.context.set_offline(False)
 
 
 def test_printing_repeats_the_sheet_header_and_hides_the_controls(open_browser: Any) -> None:
