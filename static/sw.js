@@ -3,7 +3,7 @@
 // when the connection drops (the page itself then says it is offline). Everything is asked of
 // the network first, so a phone that is online always sees the game as it is now.
 "use strict";
-const CACHE = "thirty-2";  // a new name drops what an older worker kept, as it kept it
+const CACHE = "thirty-2";  // renamed: the new worker drops what an older one kept (a chart a turn)
 const GAME_PAGE = /^\/g\/[^/]+\/$/;
 const KEPT_FILES = /^\/(static\/|g\/[^/]+\/chart\.svg$|manifest\.webmanifest$)/;
 

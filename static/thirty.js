@@ -504,16 +504,16 @@
     img.src = img.dataset.src;
     delete img.dataset.src;
   };
-  const picturesNear = new IntersectionObserver((entries) => {
+  const picturesOnScreen = new IntersectionObserver((entries) => {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
-      picturesNear.unobserve(entry.target);
+      picturesOnScreen.unobserve(entry.target);
       showPicture(entry.target);
     }
   });
   const watchPictures = oncePerUpdate(() => {
-    picturesNear.disconnect();  // the pictures an earlier update brought have left the page
-    for (const img of document.querySelectorAll("img[data-src]")) picturesNear.observe(img);
+    picturesOnScreen.disconnect();  // the pictures an earlier update brought have left the page
+    for (const img of document.querySelectorAll("img[data-src]")) picturesOnScreen.observe(img);
   });
   document.body.addEventListener("htmx:afterSwap", watchPictures);
   document.body.addEventListener("htmx:oobAfterSwap", watchPictures);
