@@ -205,24 +205,30 @@
   }
 
   // After a live update the worker fetches a fresh copy of the whole page to keep. That is
-  // the whole sheet again, so it is asked for at most once every OFFLINE_COPY_MS (the first
-  // update at once, the last one of a busy spell at the end of it) and whenever the page is
-  // hidden, when a phone is most likely to lose its connection: otherwise every phone would
-  // fetch the whole sheet on every change.
+  // the whole sheet again, so it is asked for at most once every OFFLINE_COPY_MS, once the
+  // game has been still for COPY_QUIET_MS (but no later than OFFLINE_COPY_MS after the first
+  // update it has not kept), and whenever the page is hidden, when a phone is most likely to
+  // lose its connection. Otherwise every phone would fetch the whole sheet on every change,
+  // or at the moment every other phone at the table is putting the same update in.
   const OFFLINE_COPY_MS = 20000;
+  const COPY_QUIET_MS = 2000;
   let copyKeptAt = 0;
+  let unkeptSince = 0;  // when the first update the kept copy lacks came (0: none)
   let copyDue = null;
   const keepCopy = () => {
     clearTimeout(copyDue);
     copyDue = null;
     copyKeptAt = Date.now();
+    unkeptSince = 0;
     navigator.serviceWorker?.controller?.postMessage({ refresh: location.pathname });
   };
   document.body.addEventListener("htmx:afterSettle", (event) => {
     if (!event.detail.pushed && !event.detail.xhr?.getResponseHeader("X-Thirty-Version")) return;
-    const wait = copyKeptAt + OFFLINE_COPY_MS - Date.now();
-    if (wait <= 0) keepCopy();
-    else if (copyDue === null) copyDue = setTimeout(keepCopy, wait);
+    const now = Date.now();
+    unkeptSince ||= now;
+    const quiet = Math.min(now + COPY_QUIET_MS, unkeptSince + OFFLINE_COPY_MS);
+    clearTimeout(copyDue);
+    copyDue = setTimeout(keepCopy, Math.max(quiet, copyKeptAt + OFFLINE_COPY_MS) - now);
   });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden" && copyDue !== null) keepCopy();
