@@ -498,10 +498,10 @@
   document.addEventListener("DOMContentLoaded", onTurnSignal);
 
   // The chart in an update comes with its address in data-src and data-srcset
-  // (templates/games/chart_picture.html): it is fetched once any of it is on the screen. A phone's
-  // chart sits just below the sheet, out of sight (the sheet is as tall as the screen allows),
-  // so a phone no longer fetches a new picture after every turn, nor the server draws one,
-  // while the sheet is what it shows. A page as loaded has its chart at once.
+  // (templates/games/chart_picture.html): it is fetched once any of it is on the screen. A
+  // phone's chart sits just below the sheet, out of sight (the sheet is as tall as the screen
+  // allows), so a phone no longer fetches a new picture after every turn, nor the server
+  // draws one, while the sheet is what it shows. A page as loaded has its chart at once.
   const showPicture = (img) => {
     for (const source of img.parentElement?.querySelectorAll("source[data-srcset]") || []) {
       source.srcset = source.dataset.srcset;
