@@ -12,7 +12,7 @@ def card_state(game: Game, seat: int | None) -> dict[str, Any]:
     """A card game as `seat` may see it (None: any watcher): the engine's view, with seats
     numbered from 1. Only `view(seat)` is ever shown, so no hand but the seat's own."""
     view = tournaments.load_tournament(game).view(seat)
-    data = view.to_dict()
+    data = view.to_dict(with_log=False)
     rows = list(
         Seat.objects.filter(game=game)
         .order_by("position")
@@ -25,6 +25,5 @@ def card_state(game: Game, seat: int | None) -> dict[str, Any]:
     deal["to_move"] = None if deal["to_move"] is None else deal["to_move"] + 1
     for record in data["deals"]:
         record["losers"] = [loser + 1 for loser in record["losers"]]
-    data.pop("log")
     data["winners"] = [winner + 1 for winner in data["winners"]]
     return {"id": game.pk, "name": game.name, "version": game.version} | data
