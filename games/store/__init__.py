@@ -30,6 +30,7 @@ from games.store.games import (
     Merged,
     allow_seats_to_play,
     delete_game,
+    game_and_rematch,
     merge_names,
     name_by_day,
     rematch_of,
@@ -62,7 +63,7 @@ from games.store.seats import (
     seat_joined,
 )
 from games.store.seeds import revealed_seed
-from games.store.sheet import cell_sums, load_cells
+from games.store.sheet import cell_sums, load_cells, seats_at_version
 from games.store.table_rolls import finish_waiting_roll, send_part
 
 __all__ = [
@@ -85,6 +86,7 @@ __all__ = [
     "delete_game",
     "finish_waiting_roll",
     "finished_log",
+    "game_and_rematch",
     "hand_seat_over",
     "import_game",
     "join_table_dice",
@@ -101,6 +103,7 @@ __all__ = [
     "reveal_table_secret",
     "revealed_seed",
     "seat_joined",
+    "seats_at_version",
     "send_part",
     "show_hints",
     "start_game",

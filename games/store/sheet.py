@@ -10,7 +10,21 @@ from collections.abc import Iterable
 from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
 
+from games.cache import remembered
 from games.models import Cell, Game, Seat
+
+
+def seats_at_version(game: Game) -> tuple[tuple[int, str], ...]:
+    """Each seat's id and name, in seat order, as the game stands at its version. Read once
+    per process and version, however many parts of a page and followers' updates ask: a
+    name changes only with a new version (`merge_names`). For reading, not inside a change
+    that is still being written."""
+
+    def read() -> tuple[tuple[int, str], ...]:
+        return tuple(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+
+    seats: tuple[tuple[int, str], ...] = remembered(("seats", game.pk, game.version), read)
+    return seats
 
 
 def cell_sums(game: Game) -> list[int]:

@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import claims
+from games import claims, store
 from games.access import Access, access_for, host_cookie_name
 from games.cache import cached, cached_or_none, current_version, remembered
 from games.kinds import kind_of
@@ -242,8 +242,8 @@ def turn_signal(game: Game) -> TurnSignal:
         seat = kind_of(game).to_move(game)
         if seat is None:
             return TurnSignal(None, "")
-        names = Seat.objects.filter(game=game, position=seat).values_list("name", flat=True)
-        return TurnSignal(seat, names.first() or "")
+        seats = store.seats_at_version(game)
+        return TurnSignal(seat, seats[seat][1] if seat < len(seats) else "")
 
     signal: TurnSignal = remembered(("turn-signal", game.pk, game.version), build)
     return signal

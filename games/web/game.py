@@ -121,9 +121,12 @@ def live(request: HtmxHttpRequest, game_id: str) -> HttpResponse:
     version = int_or_none(request.GET.get("v"))
     if unchanged(request, game_id, version):
         return HttpResponse(status=204)
-    game = get_object_or_404(Game, pk=game_id)
+    found = store.game_and_rematch(game_id)
+    if found is None:
+        raise Http404
+    game, rematch = found
     access = access_for(request, game)
-    if (rematch := store.rematch_of(game)) is not None:
+    if rematch is not None:
         # The host started a rematch: every phone following this game goes along, and the
         # phone that holds a seat takes the same player's seat there.
         return _follow_rematch(request, game, access, rematch)
@@ -306,8 +309,9 @@ class _Follower:
 
     def _build(self, mark: Mark) -> page_stream.Pushed | None:
         with translation.override(self.language):
-            game = Game.objects.filter(pk=self.game_id).first()
-            if game is None or store.rematch_of(game) is not None:
+            found = store.game_and_rematch(self.game_id)
+            if found is None or found[1] is not None:
                 return None  # the page's poll says so (a rematch takes the phone along)
+            game = found[0]
             access = Access() if self.watcher else access_for(self.request, game)
             return page_stream.pushed(_update(self.request, game, access, mark), mark)

@@ -111,6 +111,28 @@ def test_a_poll_of_a_changed_deleted_or_unknown_game(watcher: Client, game: Game
     assert watcher.get("/g/NoSuchGame/live?v=1&n=0&t=").status_code == 404
 
 
+def test_a_watchers_update_after_a_turn_costs_a_few_statements_however_long_the_game() -> None:
+    """What every following phone is sent after a turn (in its stream's event, or by `/live`)
+    is read in a fixed handful of statements, the same at turn 120 as at turn 3: the version;
+    the game with its rematch; the seats; the new row with the phone's last one, to see that
+    it still stands; the position; the last rolls; the turns' times for the time to go."""
+
+    def statements_after(turns: int) -> list[str]:
+        game = make_game(rules={"start_points": 99})
+        play(game, *[RuleTurn(20)] * turns)
+        last = Turn.objects.filter(game=game).order_by("-number").values_list("pk", flat=True)
+        seen, shown = game.version, last.first()
+        play(game, RuleTurn(20))
+        cache.clear()  # as in a process that has not drawn this version yet
+        with count_statements() as statements:
+            update = Client().get(f"/g/{game.pk}/live?v={seen}&n={turns}&t={shown}")
+        assert update.status_code == 200 and f'id="turn-{turns + 1}"' in update.content.decode()
+        return statements
+
+    early, late = statements_after(3), statements_after(120)
+    assert len(early) == len(late) <= 7, late
+
+
 @contextmanager
 def count_statements() -> Iterator[list[str]]:
     """Every statement sent to the database, including those that bypass Django's cursor

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
-from games import charts
+from games import charts, store
 from games.kinds.dice import bgstats, coach
 from games.kinds.dice import charts as dice_charts
 from games.kinds.dice.explain import explain_row, undo_question
@@ -21,7 +21,7 @@ from games.kinds.dice.stored import (
     rules_of,
 )
 from games.kinds.dice.tray import audit, seed_number
-from games.models import Game, Seat, Turn
+from games.models import Game, Turn
 from games.names import join_names
 from games.rules import dice as dice_rules
 
@@ -160,16 +160,18 @@ def sheet_since(
     is the game's current one. The `earlier` rows before the new ones are read in the same
     query and kept apart (`Sheet.earlier_rows`), for an update that shows the latest moves.
     """
-    if count:
-        known = Turn.objects.filter(game=game, number=count).values_list("id", flat=True).first()
-        if known is None or known != last_turn_id:
-            return full_sheet(game), True
-    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    seats = store.seats_at_version(game)
     names = [name for _, name in seats]
     ruleset = rules_of(game)
+    # The follower's last row is read with the new ones, in the same statement, to see that
+    # it is still the game's: after an undo it is not.
     read = load_rows(
-        game, ruleset, [seat_id for seat_id, _ in seats], after=max(0, count - earlier)
+        game, ruleset, [seat_id for seat_id, _ in seats], after=max(0, count - max(earlier, 1))
     )
+    if count:
+        known = next((row.id for row in read if row.number == count), None)
+        if known is None or known != last_turn_id:
+            return full_sheet(game), True
     rows = [row for row in read if row.number > count]
     sheet = _sheet(
         game,
@@ -179,7 +181,11 @@ def sheet_since(
         turn_count=rows[-1].number if rows else count,
         last_turn_id=rows[-1].id if rows else last_turn_id,
     )
-    before = tuple(_sheet_row(game, row, names, ruleset) for row in read if row.number <= count)
+    before = tuple(
+        _sheet_row(game, row, names, ruleset)
+        for row in read
+        if count - earlier < row.number <= count
+    )
     return replace(sheet, earlier_rows=before), False
 
 
@@ -191,7 +197,7 @@ def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
     if len(held) >= count or len(held) == sheet.turn_count:
         return held[-count:] if count else ()
     game = sheet.game
-    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    seats = store.seats_at_version(game)
     after = max(0, sheet.turn_count - count)
     stored = load_rows(game, sheet.ruleset, [seat_id for seat_id, _ in seats], after=after)
     names = [name for _, name in seats]
