@@ -13,6 +13,8 @@
 #                                            long tournament, and the computer player
 #   BENCH_PARTS=dice bash scripts/bench.sh  only the odds solver, the computer's play and the
 #                                            game-length estimate (bench/odds.py, no server)
+#   BENCH_PARTS=statements bash scripts/bench.sh  only the statements each page sends to the
+#                                            database, early and late (bench/statements.py)
 #   bash scripts/bench.sh --one LABEL OUT    one run against $DATABASE_URL (used internally)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +22,7 @@ BIN=.venv/bin
 OUT=.bench${BENCH_SERVER:+/$BENCH_SERVER}
 export DJANGO_SETTINGS_MODULE=thirty.settings
 mkdir -p "$OUT"
-PARTS=${BENCH_PARTS:-dice,speed,robustness,cards}
+PARTS=${BENCH_PARTS:-dice,speed,robustness,cards,statements}
 export BENCH_PARTS=$PARTS
 
 free_port() {
@@ -100,8 +102,10 @@ if [[ ",$PARTS," == *,dice,* ]]; then
   doc=(--doc docs/benchmarks.md)
   [ -z "${BENCH_SERVER:-}" ] || doc=()
   "$BIN/python" bench/odds.py "${doc[@]}" || exit 1
-  [[ ",$PARTS," == *,speed,* || ",$PARTS," == *,robustness,* ]] || exit 0
 fi
+# Only the speed and robustness parts measure a running server.
+servers=
+[[ ",$PARTS," == *,speed,* || ",$PARTS," == *,robustness,* ]] && servers=1
 
 if [[ ",$PARTS," == *,speed,* ]] && ! command -v wrk >/dev/null; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -122,7 +126,7 @@ robust=()
 failed=0
 rm -f "$OUT"/sqlite*.json "$OUT"/postgresql*.json
 
-if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,sqlite,* ]]; then
+if [ -n "$servers" ] && [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,sqlite,* ]]; then
   tmp=$(mktemp -d /tmp/thirty-bench.XXXXXX)
   DATABASE_URL="sqlite:///$tmp/bench.sqlite3" run_one SQLite "$OUT/sqlite.json" || failed=1
   rm -rf "$tmp"
@@ -130,7 +134,7 @@ if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,sqlite,* ]]; then
   [ -f "$OUT/sqlite-robustness.json" ] && robust+=("$OUT/sqlite-robustness.json")
 fi
 
-if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,postgresql,* ]]; then
+if [ -n "$servers" ] && [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,postgresql,* ]]; then
   if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
     PG_PORT=$(free_port) bash scripts/with-postgres.sh \
       bash scripts/bench.sh --one PostgreSQL "$OUT/postgresql.json" || failed=1
@@ -155,20 +159,39 @@ if [ ${#robust[@]} -gt 0 ]; then
   [ -z "${BENCH_SERVER:-}" ] || doc=()
   "$BIN/python" bench/run.py robustness-report "${robust[@]}" "${doc[@]}"
 fi
+into_doc() {  # MARKER: stdin goes between <!-- MARKER --> and <!-- /MARKER --> in the docs
+  "$BIN/python" -c '
+import re, sys
+from pathlib import Path
+doc = Path("docs/benchmarks.md")
+found = sys.stdin.read().strip()
+marker = re.escape(sys.argv[1])
+text = doc.read_text()
+text = re.sub(rf"(<!-- {marker} -->\n).*?(\n<!-- /{marker} -->)", lambda m: m[1] + found + m[2], text, flags=re.S)
+doc.write_text(text)
+' "$1"
+}
+
 if [[ ",$PARTS," == *,cards,* ]] && [ -z "${BENCH_SERVER:-}" ]; then
   echo
   echo "==== Card game"
   moves=$("$BIN/python" bench/card_moves.py) || failed=1
   bot=$("$BIN/python" bench/cards_bot.py --tournaments 1000) || failed=1
   printf '%s\n\n%s\n' "$moves" "$bot"
-  printf '%s\n\n%s\n' "$moves" "$bot" | "$BIN/python" -c '
-import re, sys
-from pathlib import Path
-doc = Path("docs/benchmarks.md")
-table = sys.stdin.read().strip()
-text = doc.read_text()
-text = re.sub(r"(<!-- cards -->\n).*?(\n<!-- /cards -->)", lambda m: m[1] + table + m[2], text, flags=re.S)
-doc.write_text(text)
-'
+  printf '%s\n\n%s\n' "$moves" "$bot" | into_doc cards
+fi
+if [[ ",$PARTS," == *,statements,* ]] && [ -z "${BENCH_SERVER:-}" ]; then
+  # In this process, through Django's test client: no server, a minute at most.
+  echo
+  echo "==== Statements per page, early and late in a long game"
+  tables=$("$BIN/python" bench/statements.py) || failed=1
+  if [[ ",${BENCH_DATABASES:-sqlite,postgresql}," == *,postgresql,* ]] &&
+    ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+    on_pg=$(PG_PORT=$(free_port) bash scripts/with-postgres.sh "$BIN/python" bench/statements.py) ||
+      failed=1
+    tables=$(printf '%s\n\n%s' "$tables" "$on_pg")
+  fi
+  printf '%s\n' "$tables"
+  printf '%s\n' "$tables" | into_doc statements
 fi
 exit "$failed"

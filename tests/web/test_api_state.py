@@ -12,7 +12,7 @@ from games import cache, store
 from games.models import Game
 from games.rules import dice as dice_rules
 from tests.factories import make_game, play
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from games.kinds.cards import tournaments
 from games.models import Game, Secret
 from games.rules import IllegalTurnError, cards
 from games.store import Player
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 

@@ -17,7 +17,7 @@ from games.names import name_key
 from games.rules import dice as dice_rules
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 

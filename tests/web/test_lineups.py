@@ -16,7 +16,7 @@ from games.models import Game
 from games.rules import cards
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 FORM: dict[str, Any] = {"player": ["", "", "", ""], "preset": "30s", "set_aside": "any"}

@@ -12,7 +12,7 @@ from games.models import Game
 from games.players import player_stats
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 

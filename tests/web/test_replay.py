@@ -7,8 +7,8 @@ from django.test import Client
 
 from games.rules.dice import Turn as RuleTurn
 from tests.factories import make_game, play
+from tests.statements import count_statements
 from tests.web.test_players import thirty_game
-from tests.web.test_sheet_page import count_statements
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from games.rules import dice as dice_rules
 from games.rules.dice.odds import keep_choices
 from games.rules.dice.rolled import Action
 from tests.factories import make_game, play, rolling
+from tests.statements import count_statements
 from tests.web.test_seats import ANNA, BEN, seat_phone
-from tests.web.test_sheet_page import count_statements
 
 pytestmark = pytest.mark.django_db
 

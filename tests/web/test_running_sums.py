@@ -10,7 +10,7 @@ from games.kinds.dice import stored
 from games.models import Game, Seat
 from games.rules import dice as dice_rules
 from tests.factories import make_game, play
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -18,6 +16,7 @@ from games.models import Game, Turn
 from games.rules.dice import Turn as RuleTurn
 from games.store.seats import reissue_seat
 from tests.factories import make_game, play
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 
@@ -131,25 +130,6 @@ def test_a_watchers_update_after_a_turn_costs_a_few_statements_however_long_the_
 
     early, late = statements_after(3), statements_after(120)
     assert len(early) == len(late) <= 7, late
-
-
-@contextmanager
-def count_statements() -> Iterator[list[str]]:
-    """Every statement sent to the database, including those that bypass Django's cursor
-    (SQLite's driver reports each one; elsewhere Django's own record is complete)."""
-    if connection.vendor != "sqlite":
-        with CaptureQueriesContext(connection) as queries:
-            statements: list[str] = []
-            yield statements
-        statements.extend(query["sql"] for query in queries.captured_queries)
-        return
-    connection.ensure_connection()
-    seen: list[str] = []
-    connection.connection.set_trace_callback(seen.append)
-    try:
-        yield seen
-    finally:
-        connection.connection.set_trace_callback(None)
 
 
 def test_live_refresh_sends_only_the_new_rows(watcher: Client, game: Game) -> None:

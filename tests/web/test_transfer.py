@@ -19,7 +19,7 @@ from games.rules import dice as dice_rules
 from games.store import MAX_TURNS
 from games.transfer import GameFileError, export_game, import_game
 from tests.factories import make_game, play
-from tests.web.test_sheet_page import count_statements
+from tests.statements import count_statements
 
 pytestmark = pytest.mark.django_db
 
