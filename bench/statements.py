@@ -113,6 +113,11 @@ def count_pages(pages: list[Page]) -> dict[str, tuple[int, int]]:
     return counted
 
 
+def ok(client: Any, path: str) -> Callable[[], bool]:
+    """Asking `path` as `client`, answered with the page."""
+    return lambda: client.get(path).status_code == 200
+
+
 def seat_phone(game: Any, host_key: str) -> Any:
     """A phone that opened the first seat's link, as the host's page shows it, and claimed it."""
     from django.test import Client
@@ -172,9 +177,6 @@ def dice_pages(turns: int) -> list[Page]:
         )
         return answer.status_code == 201
 
-    def ok(client: Client, path: str) -> Callable[[], bool]:
-        return lambda: client.get(path).status_code == 200
-
     url = f"/g/{game.pk}/"
     return [
         Page("the game page, a watcher", ok(watcher, url)),
@@ -229,10 +231,10 @@ def card_pages(moves: int) -> list[Page]:
 
     url = f"/g/{game.pk}/"
     return [
-        Page("the table, a watcher", lambda: watcher.get(url).status_code == 200),
+        Page("the table, a watcher", ok(watcher, url)),
         Page("the table, a seat's phone with its hand", hand),
         Page("a watcher's update after a move (`/live`)", update, next_move),
-        Page("the API's state", lambda: watcher.get(f"/api/games/{game.pk}").status_code == 200),
+        Page("the API's state", ok(watcher, f"/api/games/{game.pk}")),
     ]
 
 
