@@ -36,8 +36,15 @@ def test_a_snapshot_resumes_the_same_tournament(
     assert resumed.deal == state.deal and resumed.tokens == state.tokens
     assert resumed.deals == state.deals and resumed.winners == state.winners
     assert resumed.log == state.log[-cards.SNAPSHOT_LOG :]
+    # Each event kept has its number in the tournament still (a table's computer moves are
+    # told apart by it), also once the resumed one is written down and read back in turn.
+    assert resumed.log_start + len(resumed.log) == len(state.log)
     assert resumed.legal_moves() == state.legal_moves()
     # And it plays on exactly as the original does.
     if not state.finished:
         move = rng.choice(state.legal_moves())
-        assert resumed.play(move)[0].deal == state.play(move)[0].deal
+        after, events = resumed.play(move)
+        assert after.deal == state.play(move)[0].deal
+        again = cards.from_snapshot(json.loads(json.dumps(cards.snapshot(after))))
+        assert again.log_start + len(again.log) == len(state.log) + len(events)
+        assert again.log == after.log[-cards.SNAPSHOT_LOG :]

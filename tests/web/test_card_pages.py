@@ -160,6 +160,39 @@ def test_any_process_resumes_a_card_game_from_its_kept_state() -> None:
     assert tournaments.load_tournament(game).deal == written.deal
 
 
+PACED = re.compile(r'data-pace="move-(\d+)"')
+
+
+def test_a_computers_move_keeps_its_number_on_every_phone_however_long_the_tournament() -> None:
+    """Each phone shows a computer's move once, at a table's pace, by the number the page
+    gives it: the number must be new for each new move, also once the kept state holds only
+    the latest events (`cards.SNAPSHOT_LOG`), and the same in a process that resumed the
+    tournament from its kept state as in the one that played it."""
+    from games import cache
+    from games.rules import cards
+
+    game = create(Client(), ["Anna", "Robot", "Droid"], [False, True, True], tokens=5)
+    watcher = Client()
+    seen: set[int] = set()
+    for _ in range(60):
+        game.refresh_from_db()
+        state = tournaments.load_tournament(game)
+        if state.finished:
+            break
+        store.play(game.pk, 0, state.legal_moves()[0], version=game.version)
+        page = watcher.get(f"/g/{game.pk}/").content.decode()
+        shown = {int(number) for number in PACED.findall(page)}
+        newest = max(shown)
+        # The computers' answer is numbered after every move a phone was shown before.
+        assert newest > max(seen, default=-1), (newest, sorted(seen))
+        seen |= shown
+        cache.clear()  # another process, which resumes from the kept state
+        assert {int(n) for n in PACED.findall(watcher.get(f"/g/{game.pk}/").content.decode())} == (
+            shown
+        )
+    assert max(seen) > cards.SNAPSHOT_LOG + 10, "the tournament ended before its log was cut"
+
+
 def test_a_table_of_four_with_a_computer_plays_a_tournament_to_the_end() -> None:
     # Five tokens each (the usual game) on SQLite. The PostgreSQL pass plays two: each deal
     # sends the database the same statements and locks, and two tokens still take several

@@ -95,8 +95,10 @@ class DealRow:
 
 @dataclass(frozen=True)
 class LogLine:
-    """One of the latest moves in words. `number` is its place in the tournament's log, so a
-    phone shows each computer's move once, at a table's pace (`data-pace`)."""
+    """One of the latest moves in words. `number` is its place in the whole tournament (the
+    state may keep only its latest events, `CardView.log_start`), the same in every process
+    and at every length, so a phone shows each computer's move once, at a table's pace
+    (`data-pace`)."""
 
     text: str
     number: int
@@ -210,8 +212,12 @@ def build_table(
         pile_top=None if view.pile_top is None else face(view.pile_top),
         hand=hand,
         log=tuple(
-            LogLine(describe(event, names), number, computers[seat] if seat is not None else False)
-            for number, event, seat in reversed(_worth_saying(view.log))
+            LogLine(
+                describe(event, names),
+                view.log_start + place,
+                computers[seat] if seat is not None else False,
+            )
+            for place, event, seat in reversed(_worth_saying(view.log))
         ),
         deals=_deal_rows(view.deals, view.log, names),
         my_turn=my_turn,

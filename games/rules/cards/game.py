@@ -367,6 +367,7 @@ class CardView:
     out: tuple[bool, ...]
     deals: tuple[DealRecord, ...]
     log: tuple[Event, ...]
+    log_start: int
     winners: tuple[int, ...]
     finished: bool
     seed_sha256: str
@@ -443,6 +444,10 @@ class Tournament:
     log: tuple[Event, ...] = ()
     winners: tuple[int, ...] = ()
     seed: bytes = field(default=b"", repr=False)
+    # How many of the tournament's events came before `log[0]`: a resumed tournament keeps
+    # only its latest (`SNAPSHOT_LOG`), and each event keeps its number in the tournament,
+    # `log_start` plus its place in `log`, however the state was made.
+    log_start: int = 0
 
     @classmethod
     def start(cls, rules: CardRules, seats: int, seed: Seed) -> Tournament:
@@ -539,6 +544,7 @@ class Tournament:
             out=tuple(t == 0 for t in self.tokens),
             deals=self.deals,
             log=self.log,
+            log_start=self.log_start,
             winners=self.winners,
             finished=finished,
             seed_sha256=seed_sha256(self.seed),
@@ -589,7 +595,14 @@ class Tournament:
         assert seat is not None
         if has_legal_move(deal.hands[seat], deal.total, deal.colour):
             state = Tournament(
-                self.rules, self.tokens, deal, self.deals, self.log + tuple(events), (), self.seed
+                self.rules,
+                self.tokens,
+                deal,
+                self.deals,
+                self.log + tuple(events),
+                (),
+                self.seed,
+                self.log_start,
             )
             return state, tuple(events)
         ended = Deal(
@@ -631,15 +644,18 @@ class Tournament:
             winners = holding or losers
             events.append(TournamentWon(winners))
             log = self.log + tuple(events)
-            return Tournament(self.rules, tokens, deal, deals, log, winners, self.seed), tuple(
-                events
+            finished = Tournament(
+                self.rules, tokens, deal, deals, log, winners, self.seed, self.log_start
             )
+            return finished, tuple(events)
         if tokens[starter] == 0:
             starter = _next_seat(tokens, starter, 1)
         number = deal.number + 1
         events.append(DealStarted(number, starter))
         fresh = _new_deal(self.rules, self.seed, number, tokens, starter)
-        following = Tournament(self.rules, tokens, deal, deals, self.log, (), self.seed)
+        following = Tournament(
+            self.rules, tokens, deal, deals, self.log, (), self.seed, self.log_start
+        )
         return following._settle(fresh, events)
 
 
@@ -761,7 +777,8 @@ class CardGame:
 # A tournament written as JSON-ready data, so that a store can resume it in constant time
 # instead of replaying every move. It holds the hands and the stock: only a store's secret
 # row may keep it. The log keeps its latest events only (what a table shows), so a resumed
-# tournament equals the replayed one in everything but the length of its log.
+# tournament equals the replayed one in everything but the length of its log; `log_start`
+# says how many events were left out, so that each event kept has its number still.
 
 SNAPSHOT_LOG = 64
 
@@ -799,6 +816,7 @@ def snapshot(state: Tournament) -> dict[str, Any]:
         },
         "deals": [event_to_dict(record) for record in state.deals],
         "log": [event_to_dict(event) for event in state.log[-SNAPSHOT_LOG:]],
+        "log_start": state.log_start + max(0, len(state.log) - SNAPSHOT_LOG),
         "winners": list(state.winners),
         "seed": state.seed.hex(),
     }
@@ -828,4 +846,6 @@ def from_snapshot(data: Mapping[str, Any]) -> Tournament:
         log=tuple(event_from_dict(event) for event in data["log"]),
         winners=tuple(data["winners"]),
         seed=bytes.fromhex(data["seed"]),
+        # A snapshot kept before it was written numbers its events from its first kept one.
+        log_start=data.get("log_start", 0),
     )
