@@ -444,10 +444,13 @@
   const paceStep = () => {
     paceNewest = pacePending.shift();
     paceShown.add(paceNewest);
-    paceShownAt = performance.now();
     paceDraw();
-    paceTimer = pacePending.length ? setTimeout(paceStep, PACE_MS) : null;
     if (!pacePending.length) onTurnSignal();
+    // The move shows once this task is done (the turn signal's work too, which can take a
+    // busy phone tens of milliseconds): the pace counts from then, so no move is newest for
+    // less than the whole pace.
+    paceShownAt = performance.now();
+    paceTimer = pacePending.length ? setTimeout(paceStep, PACE_MS) : null;
   };
   const onPace = () => {
     for (const el of paced()) {
