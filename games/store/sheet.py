@@ -40,7 +40,7 @@ def cell_sums(game: Game) -> list[int]:
 def load_cells(game: Game) -> tuple[tuple[str, ...], list[tuple[int, tuple[int, ...]]]]:
     """The sheet as every kind of game writes it: the seats' names, and each row's number
     and cells in seat order (a dice turn's damage or points, a card deal's tokens given up)."""
-    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    seats = seats_at_version(game)
     index = {seat_id: position for position, (seat_id, _) in enumerate(seats)}
     rows: dict[int, list[int]] = {}
     found = Cell.objects.filter(turn__game=game).order_by("turn__number")

@@ -137,9 +137,7 @@ class CardPages:
         )
         if not stories:
             return redirect("game", game.pk)
-        names = list(
-            Seat.objects.filter(game=game).order_by("position").values_list("name", flat=True)
-        )
+        names = [name for _, name in store.seats_at_version(game)]
         sums = [sum(story.record.cells[seat] for story in stories) for seat in range(len(names))]
         winners = kind_of(game).standing(game, sums).winners
         wanted = int_or_none(request.GET.get("deal"))

@@ -11,7 +11,7 @@ from datetime import UTC
 from typing import Any, cast
 
 from games import store
-from games.models import Cell, Game, Move, Seat
+from games.models import Cell, Game, Move
 from games.rules import dice as dice_rules
 from games.rules.dice import rolled
 
@@ -67,9 +67,10 @@ class Snapshot:
 
 
 def load_snapshot(game: Game) -> Snapshot:
-    """The whole game in two queries: seats, then the rows with their cells."""
+    """The whole game in two queries: seats (once per process and version), then the rows
+    with their cells."""
     ruleset = rules_of(game)
-    seats = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    seats = store.seats_at_version(game)
     rows = load_rows(game, ruleset, [seat_id for seat_id, _ in seats])
     position = dice_rules.Position.start(ruleset, len(seats))
     for stored in rows:
