@@ -350,7 +350,9 @@ class CardView:
     Public: everything but `hand` and `legal`. `hand` is the viewer's own cards (None for a
     watcher) and `legal` its legal moves on its own turn (else empty). `pile` lists the face-up
     cards since the last restock, bottom first: they were all played in view of the table
-    (they are in `log` too). `seed` is filled in only once the tournament is over.
+    (they are in `log` too). `log` is the events the state keeps (a resumed one keeps only
+    its latest), `log_start` how many came before them. `seed` is filled in only once the
+    tournament is over.
     """
 
     seat: int | None
