@@ -163,6 +163,11 @@ def test_any_process_resumes_a_card_game_from_its_kept_state() -> None:
 PACED = re.compile(r'data-pace="move-(\d+)"')
 
 
+def paced_moves(phone: Client, game: Game) -> set[int]:
+    """The numbers of the computers' moves the table page marks for pacing."""
+    return {int(number) for number in PACED.findall(phone.get(f"/g/{game.pk}/").content.decode())}
+
+
 def test_a_computers_move_keeps_its_number_on_every_phone_however_long_the_tournament() -> None:
     """Each phone shows a computer's move once, at a table's pace, by the number the page
     gives it: the number must be new for each new move, also once the kept state holds only
@@ -180,16 +185,13 @@ def test_a_computers_move_keeps_its_number_on_every_phone_however_long_the_tourn
         if state.finished:
             break
         store.play(game.pk, 0, state.legal_moves()[0], version=game.version)
-        page = watcher.get(f"/g/{game.pk}/").content.decode()
-        shown = {int(number) for number in PACED.findall(page)}
+        shown = paced_moves(watcher, game)
         newest = max(shown)
         # The computers' answer is numbered after every move a phone was shown before.
         assert newest > max(seen, default=-1), (newest, sorted(seen))
         seen |= shown
         cache.clear()  # another process, which resumes from the kept state
-        assert {int(n) for n in PACED.findall(watcher.get(f"/g/{game.pk}/").content.decode())} == (
-            shown
-        )
+        assert paced_moves(watcher, game) == shown
     assert max(seen) > cards.SNAPSHOT_LOG + 10, "the tournament ended before its log was cut"
 
 
