@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -85,16 +86,18 @@ def test_a_rolls_luck_is_zero_on_average_against_a_monte_carlo_of_the_same_roll(
     wider = math.sqrt(20_000 / draws)
     for rules, kept, dice in ((RuleSet(), 12, 4), (RuleSet.from_dict({"preset": "30s"}), 0, 6)):
         position = Position.start(rules, 3)
-        before = None
+        # The same dice come up again and again (462 ways at most for six): each is valued
+        # once and counted as often as it came, rather than valued again at every draw.
+        hands = Counter(
+            tuple(sorted((rng.randint(1, 6) for _ in range(dice)), reverse=True))
+            for _ in range(draws)
+        )
         total = Fraction(0)
-        for _ in range(draws):
-            hand = [rng.randint(1, 6) for _ in range(dice)]
-            worth = choices_worth(position, hand, kept)
-            total += worth[0][1]
-            if before is None:
-                roll = Roll(tuple(sorted(hand, reverse=True)), worth[0][0])
-                before = analyse(position, (*_leading_to(kept, dice), roll)).decisions[-1].before
-        assert before is not None
+        for hand, times in hands.items():
+            total += times * choices_worth(position, hand, kept)[0][1]
+        hand = next(iter(hands))
+        roll = Roll(hand, choices_worth(position, hand, kept)[0][0])
+        before = analyse(position, (*_leading_to(kept, dice), roll)).decisions[-1].before
         spread = (0.02 if rules.counts_up is False else 0.15) * wider  # points vary more
         assert abs(float(total / draws) - float(before)) < spread
 
