@@ -591,21 +591,26 @@ class Tournament:
         total, colour = resolve(self.deal.total, self.deal.colour, move)
         return mover, card, total, colour
 
+    def _following(
+        self,
+        tokens: tuple[int, ...],
+        deal: Deal,
+        deals: tuple[DealRecord, ...],
+        log: tuple[Event, ...],
+        winners: tuple[int, ...] = (),
+    ) -> Tournament:
+        """The tournament a move leads to: what a move changes is named, and everything else
+        (the rules, the seed, `log_start`) carries over here, the one place that builds a
+        later state. Not `dataclasses.replace`, which took twice as long (4.0 against 2.0 µs)
+        on the path the computer's search takes for every move it weighs."""
+        return Tournament(self.rules, tokens, deal, deals, log, winners, self.seed, self.log_start)
+
     def _settle(self, deal: Deal, events: list[Event]) -> tuple[Tournament, tuple[Event, ...]]:
         """Carry on from `deal`: the player to move loses at once if they cannot play."""
         seat = deal.to_move
         assert seat is not None
         if has_legal_move(deal.hands[seat], deal.total, deal.colour):
-            state = Tournament(
-                self.rules,
-                self.tokens,
-                deal,
-                self.deals,
-                self.log + tuple(events),
-                (),
-                self.seed,
-                self.log_start,
-            )
+            state = self._following(self.tokens, deal, self.deals, self.log + tuple(events))
             return state, tuple(events)
         ended = Deal(
             deal.number,
@@ -646,18 +651,14 @@ class Tournament:
             winners = holding or losers
             events.append(TournamentWon(winners))
             log = self.log + tuple(events)
-            finished = Tournament(
-                self.rules, tokens, deal, deals, log, winners, self.seed, self.log_start
-            )
+            finished = self._following(tokens, deal, deals, log, winners)
             return finished, tuple(events)
         if tokens[starter] == 0:
             starter = _next_seat(tokens, starter, 1)
         number = deal.number + 1
         events.append(DealStarted(number, starter))
         fresh = _new_deal(self.rules, self.seed, number, tokens, starter)
-        following = Tournament(
-            self.rules, tokens, deal, deals, self.log, (), self.seed, self.log_start
-        )
+        following = self._following(tokens, deal, deals, self.log)
         return following._settle(fresh, events)
 
 
