@@ -9,7 +9,10 @@ driver reports the ones that bypass Django). Each page is asked at turn (or move
 and at `--late`, first in a process that remembers nothing of the game, as a worker that has
 not drawn this version yet (the most a page can cost), then again, as a second phone asking
 the same worker (a second turn, for the turn through the API). Prints a Markdown table.
-Target: as many statements late as early.
+Target: as many statements late as early. The table also gives each page's time at `--late`
+in a process that remembers nothing (the median of `REPEATS` askings, each after the cache is
+cleared): the server's own work, through Django's handler without an HTTP server, which for a
+watcher's update is what every change costs before its event leaves.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 # Turns that change no points, so that the dice game never ends (as in bench/run.py).
 TURNS = ((20, None), (33, 0), (25, None), (35, 0), (12, None), (31, 0))
+REPEATS = 15
 
 
 @dataclass(frozen=True)
@@ -76,28 +82,32 @@ def measure(early: int, late: int) -> str:
     lines = [
         f"**{database or connection.vendor}**: statements per request",
         "",
-        f"| Page | turn or move {early} | {late} | {late}, asked again | target |",
-        "|---|---|---|---|---|",
+        f"| Page | turn or move {early} | {late} | {late}, asked again | target"
+        f" | time at {late}, remembering nothing (median of {REPEATS}) |",
+        "|---|---|---|---|---|---|",
     ]
     counts = {
         "dice": {at: count_pages(dice_pages(at)) for at in (early, late)},
         "cards": {at: count_pages(card_pages(at)) for at in (early, late)},
     }
     for kind, by_turn in counts.items():
-        for name, (cold, _warm) in by_turn[early].items():
-            late_cold, late_warm = by_turn[late][name]
+        for name, (cold, _warm, _ms) in by_turn[early].items():
+            late_cold, late_warm, late_ms = by_turn[late][name]
             met = "met" if late_cold == cold else "MISSED"
             lines.append(
-                f"| {kind}: {name} | {cold} | {late_cold} | {late_warm} | the same — {met} |"
+                f"| {kind}: {name} | {cold} | {late_cold} | {late_warm} | the same — {met}"
+                f" | {late_ms:.1f} ms |"
             )
     return "\n".join(lines)
 
 
-def count_pages(pages: list[Page]) -> dict[str, tuple[int, int]]:
+def count_pages(pages: list[Page]) -> dict[str, tuple[int, int, float]]:
+    """Each page's statements remembering nothing and asked again, and its median time
+    remembering nothing."""
     from games import cache
     from tests.statements import count_statements
 
-    counted: dict[str, tuple[int, int]] = {}
+    counted: dict[str, tuple[int, int, float]] = {}
     for page in pages:
         found = []
         page.before()
@@ -109,7 +119,13 @@ def count_pages(pages: list[Page]) -> dict[str, tuple[int, int]]:
             if not answered:
                 raise SystemExit(f"{page.name}: not answered as a phone expects")
             found.append(len(statements))
-        counted[page.name] = (found[0], found[1])
+        times = []
+        for _ in range(REPEATS):
+            cache.clear()
+            start = time.perf_counter()
+            page.ask()
+            times.append((time.perf_counter() - start) * 1000)
+        counted[page.name] = (found[0], found[1], statistics.median(times))
     return counted
 
 
