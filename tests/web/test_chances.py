@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import fcntl
 import json
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -195,3 +198,34 @@ def test_a_damaged_file_is_worked_out_again(client: Client, data_dir: Path) -> N
     chances.forget_estimates()
     assert chances.kept_estimate(rules, 2) == found
     assert json.loads(kept.read_text())["median"] == found.median
+
+
+def test_a_request_waits_for_the_figures_another_process_is_working_out(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = RuleSet.from_dict({"preset": "30s"})
+    theirs = estimates.simulate(rules, 2, games=10)
+    path = chances._estimate_path(rules, 2)
+    path.parent.mkdir(parents=True)
+    looked = threading.Event()
+    known = chances.known_estimate
+
+    def look(*args: Any) -> estimates.Estimate | None:
+        looked.set()
+        return known(*args)
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the games were played twice")
+
+    monkeypatch.setattr(chances, "known_estimate", look)
+    monkeypatch.setattr(estimates, "simulate", refuse)
+    answers: list[estimates.Estimate] = []
+    # Another process is playing the games: it holds the figures' lock.
+    with path.with_suffix(".lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        asking = threading.Thread(target=lambda: answers.append(chances.kept_estimate(rules, 2)))
+        asking.start()
+        assert looked.wait(10)  # found nothing yet
+        path.write_text(json.dumps(dataclasses.asdict(theirs)))
+    asking.join(10)
+    assert answers == [theirs]

@@ -10,6 +10,7 @@ chart's own response allows, and no script (`js=[]`).
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -208,11 +209,24 @@ def kept_estimate(rules: RuleSet, players: int) -> estimates.Estimate:
     found = known_estimate(rules, players)
     if found is not None:
         return found
-    found = estimates.estimate(rules, players)
-    _KNOWN[rules, players] = found
     path = _estimate_path(rules, players)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        lock = path.with_suffix(".lock").open("a")
+    except OSError:
+        return _work_out(rules, players, path)  # a data directory the app cannot write
+    with lock:
+        # One request plays the games while any other asking for the same figures, in this
+        # process or another, waits for them: the form asks on load and on every change,
+        # and two workers would each spend seconds on the same games.
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return known_estimate(rules, players) or _work_out(rules, players, path)
+
+
+def _work_out(rules: RuleSet, players: int, path: Path) -> estimates.Estimate:
+    found = estimates.estimate(rules, players)
+    _KNOWN[rules, players] = found
+    try:
         # Written whole, then renamed: another process never reads half a file.
         partial = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
         partial.write_text(json.dumps(dataclasses.asdict(found)))

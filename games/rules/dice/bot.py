@@ -40,7 +40,7 @@ from math import comb, lcm
 
 from ..errors import IllegalTurnError, gettext_noop
 from . import odds
-from .game import DICE, Effect, Position, Step, Turn
+from .game import DICE, Position, Step, Turn
 from .rolled import Action, Ask, RolledTurn
 from .ruleset import THIRTY_S_LIMIT, RuleSet
 
@@ -194,9 +194,7 @@ def plan(position: Position) -> Plan:
     mark = rules.beat_above
     seats = len(position.points)
     if not rules.counts_up:
-        probe = position.play(Turn(mark + 1, hunt=0))
-        victim = None if probe.effect is Effect.LOST else probe.victim
-        return _plan_thirty(rules, victim)
+        return _plan_thirty(rules, position.attacked(roller))
     first = position.ask(mark + 1)
     heals = first is not None and first.step is Step.ACTION
     question = position.ask(mark + 1, heal=False)

@@ -10,9 +10,8 @@ and the winners all follow from the rows.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
 
 from ..errors import GameOverError, IllegalTurnError, InvalidRulesError, gettext_noop
 from .ruleset import THIRTY_S_LIMIT, RuleSet
@@ -89,6 +88,34 @@ class Position:
     rules: RuleSet
     points: tuple[int, ...]
     last_roller: int | None = None
+    # The standing that follows from them, worked out once as the position is made
+    # (`__post_init__`): a turn asks who is in and who rolls next a dozen times, and the
+    # estimates play hundreds of thousands of turns, where functools.cached_property took
+    # longer than the work (it takes a lock on every first read).
+    in_play: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    finished: bool = field(init=False, repr=False, compare=False)
+    next_roller: int | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        rules, points = self.rules, self.points
+        if not rules.counts_up:
+            in_play = tuple([seat for seat, left in enumerate(points) if left > 0])
+            finished = len(in_play) <= 1
+        elif rules.end == "first_out":
+            # The shorter game stops when someone goes above 30; a player on 30 plays on.
+            in_play = tuple([seat for seat, got in enumerate(points) if got <= THIRTY_S_LIMIT])
+            finished = len(in_play) < len(points)
+        else:
+            in_play = tuple([seat for seat, got in enumerate(points) if got < THIRTY_S_LIMIT])
+            finished = len(in_play) <= 1
+        next_roller = None
+        if not finished:
+            start = 0 if self.last_roller is None else self.last_roller + 1
+            # The first seat still in from `start` on, round the table.
+            next_roller = next((seat for seat in in_play if seat >= start), in_play[0])
+        object.__setattr__(self, "in_play", in_play)
+        object.__setattr__(self, "finished", finished)
+        object.__setattr__(self, "next_roller", next_roller)
 
     @classmethod
     def start(cls, rules: RuleSet, players: int) -> Position:
@@ -111,23 +138,7 @@ class Position:
     # -- derived standing ---------------------------------------------------------------
 
     def is_out(self, seat: int) -> bool:
-        points = self.points[seat]
-        if not self.rules.counts_up:
-            return points <= 0
-        if self.rules.end == "first_out":
-            # The shorter game stops when someone goes above 30; a player on 30 plays on.
-            return points > THIRTY_S_LIMIT
-        return points >= THIRTY_S_LIMIT
-
-    @cached_property
-    def in_play(self) -> tuple[int, ...]:
-        return tuple(seat for seat in range(len(self.points)) if not self.is_out(seat))
-
-    @cached_property
-    def finished(self) -> bool:
-        if self.rules.counts_up and self.rules.end == "first_out":
-            return len(self.in_play) < len(self.points)
-        return len(self.in_play) <= 1
+        return seat not in self.in_play
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -138,13 +149,6 @@ class Position:
             fewest = min(self.points)
             return tuple(seat for seat, points in enumerate(self.points) if points == fewest)
         return self.in_play
-
-    @property
-    def next_roller(self) -> int | None:
-        if self.finished:
-            return None
-        start = 0 if self.last_roller is None else self.last_roller + 1
-        return self._next_in_play(start)
 
     # -- asking and playing -------------------------------------------------------------
 
@@ -227,12 +231,12 @@ class Position:
             raise IllegalTurnError(
                 gettext_noop("Only free for all lets you choose whom to attack.")
             )
-        elif rules.empty_seat == "lost" and not rules.counts_up and not self._endless_if_lost():
-            victim = (roller + 1) % len(self.points)
-            if self.is_out(victim):
-                return Row(roller, turn, tuple(cells), Effect.LOST, victim, margin)
         else:
-            victim = self._next_in_play(roller + 1)
+            attacked = self.attacked(roller)
+            if attacked is None:
+                empty = (roller + 1) % len(self.points)
+                return Row(roller, turn, tuple(cells), Effect.LOST, empty, margin)
+            victim = attacked
         damage = turn.hunt * margin if rules.counts_up else turn.hunt
         if (
             rules.counts_up
@@ -242,6 +246,19 @@ class Position:
             return Row(roller, turn, tuple(cells), Effect.OVERSHOT, victim, margin)
         cells[victim] = damage
         return Row(roller, turn, tuple(cells), Effect.HIT, victim, margin)
+
+    def attacked(self, roller: int) -> int | None:
+        """Whom the roller's attack goes to where the rules choose (not free for all): the
+        next player still in, or None where the damage is lost at the empty seat after the
+        roller."""
+        if (
+            self.rules.empty_seat == "lost"
+            and not self.rules.counts_up
+            and not self._endless_if_lost()
+        ):
+            victim = (roller + 1) % len(self.points)
+            return None if self.is_out(victim) else victim
+        return self._next_in_play(roller + 1)
 
     def after(self, row: Row) -> Position:
         """The position once `row` is on the sheet."""
