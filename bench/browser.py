@@ -11,15 +11,18 @@ Two ways to follow, measured side by side: the page as it is (its stream carries
 update), and the two-step path it had before (the stream says only the version, and the
 page then fetches `/live`): the page's stream is then opened without the marks that ask
 for updates, which the server answers with versions only. A phone can also be put a
-mobile round trip away (Chromium's network emulation adds `latency_ms` to every request).
+mobile round trip away: it then reaches the server through `delay_proxy.py`, which delays
+every chunk each way by half of `latency_ms`, as a network does.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.client import HTTPConnection
 from pathlib import Path
 from typing import Any
@@ -97,6 +100,35 @@ def post_turn(port: int, game_id: str, key: str, turn: dict[str, int]) -> int:
         connection.close()
 
 
+@contextmanager
+def far_away(port: int, latency_ms: float) -> Iterator[int]:
+    """The port a phone `latency_ms` away reaches the server on: the server's own, or a
+    delaying proxy's (`delay_proxy.py`) for as long as the phones are open."""
+    if not latency_ms:
+        yield port
+        return
+    proxy = subprocess.Popen(
+        [
+            sys.executable,
+            str(Path(__file__).with_name("delay_proxy.py")),
+            f"--to={port}",
+            f"--round-trip-ms={latency_ms}",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proxy.stdin is not None and proxy.stdout is not None
+    try:
+        said, listening = proxy.stdout.readline().split()
+        if said != "ready":
+            raise RuntimeError(f"the delaying proxy said {said!r}")
+        yield int(listening)
+    finally:
+        proxy.stdin.close()
+        proxy.wait(10)
+
+
 def measure(
     port: int,
     game_id: str,
@@ -116,7 +148,7 @@ def measure(
     to_page: list[float] = []  # post started → its event in the page's scripts
     in_page: list[float] = []  # that event → the row in the page
     missed = 0
-    with sync_playwright() as playwright:
+    with far_away(port, latency_ms) as phone_port, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             pages = []
@@ -126,19 +158,7 @@ def measure(
                     context.add_init_script(TWO_STEP)
                 context.add_init_script(WATCH_EVENTS)
                 page = context.new_page()
-                if latency_ms:
-                    network = context.new_cdp_session(page)
-                    network.send("Network.enable")
-                    network.send(
-                        "Network.emulateNetworkConditions",
-                        {
-                            "offline": False,
-                            "latency": latency_ms,
-                            "downloadThroughput": -1,
-                            "uploadThroughput": -1,
-                        },
-                    )
-                page.goto(f"http://127.0.0.1:{port}/g/{game_id}/")
+                page.goto(f"http://127.0.0.1:{phone_port}/g/{game_id}/")
                 page.evaluate(WATCH_ROWS)
                 pages.append(page)
             time.sleep(1.5)  # every stream open and its first event handled
