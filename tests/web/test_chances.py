@@ -108,7 +108,7 @@ def test_the_create_form_shows_the_usual_range_of_a_game_without_javascript(
     # for them: its line asks for them by itself once the page is drawn.
     cold = client.get("/").content.decode()
     assert "Working out how long such a game takes…" in cold
-    assert 'hx-trigger="load, change from:#create-form"' in cold
+    assert 'hx-trigger="load delay:500ms, change from:#create-form delay:500ms"' in cold
     assert USUAL.search(cold) is None
     # Once worked out (by that request, another process, or before a restart), the form
     # shows them as it is drawn.
@@ -124,7 +124,8 @@ def test_the_create_form_shows_the_usual_range_of_a_game_without_javascript(
     assert "The middle 8 of 10 games, for 4 players at 40 seconds a turn" in html
     assert "(1,000 simulated games)" in html
     assert "give or take" not in html
-    assert 'hx-get="/estimate"' in html and 'hx-trigger="change from:#create-form"' in html
+    assert 'hx-get="/estimate"' in html
+    assert 'hx-trigger="change from:#create-form delay:500ms"' in html
 
 
 def test_the_estimate_follows_the_form_fields(client: Client) -> None:
