@@ -1,7 +1,9 @@
 """Caches for the paths every following phone hits.
 
 Everything cached here is keyed by the game's version, which goes up with every change, so
-an entry can never be stale: a new version is simply a new key. Each process keeps its own
+an entry can never be stale: a new version is simply a new key. Sheet rows are the one
+exception: a row never changes once written, so its rendered HTML is keyed by the row's own
+value, which holds everything it shows. Each process keeps its own
 entries in memory, which is safe for any number of processes. Values are kept as they are,
 not pickled, since a rendered sheet is a hundred kilobytes that would otherwise be copied
 on every hit.
@@ -24,6 +26,9 @@ from games.versions import CHANNEL, VersionBoard
 
 T = TypeVar("T")
 MAX_ENTRIES = 512
+# Rendered rows, kept apart from the pages' entries, which a long game's rows would push
+# out: 5,000 rows (ten games of 500 turns) are a few megabytes.
+MAX_ROWS = 5000
 
 _VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s AND deleted_at IS NULL"
 _VERSION_SQL_SQLITE = _VERSION_SQL.replace("%s", "?")
@@ -172,6 +177,7 @@ class _Memory:
 
 
 _memory = _Memory(MAX_ENTRIES)
+_rows = _Memory(MAX_ROWS)
 
 
 def cached(key: tuple[Hashable, ...], build: Callable[[], T]) -> T:
@@ -204,5 +210,15 @@ def remember(key: tuple[Hashable, ...], value: object, *, replace: bool = False)
         _memory.get_or_build(key, lambda: value)
 
 
-def clear() -> None:
+def cached_row(row: Hashable, build: Callable[[], T]) -> T:
+    """A sheet row's rendering in the reader's language, built once per process: `row` is
+    the row's whole value (a frozen dataclass), so a row that differs is a new key."""
+    return _rows.get_or_build((row, get_language()), build)
+
+
+def clear(*, rows: bool = True) -> None:
+    """Forget what this process drew, as a new process would; with `rows` False, keep the
+    rows, as a worker that drew the game before and has not drawn its newest version."""
     _memory.clear()
+    if rows:
+        _rows.clear()

@@ -3,13 +3,15 @@ signed numbers and the pips of a die; and the turn signal every game page carrie
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from games.cache import cached_row
 from games.join_codes import join_code as game_join_code
 from games.links import public_url
 from games.models import Game
@@ -39,6 +41,14 @@ def turn_signal(game: Game, my_seat: int | None = None, oob: bool = False) -> di
     """{% turn_signal game my_seat %}: whose move it is, for static/thirty.js to tell the
     phone whose turn it is (`my_seat`: this phone's seat, None for any other)."""
     return {"signal": game_turn_signal(game), "my_seat": my_seat, "oob": oob}
+
+
+@register.simple_tag
+def sheet_row(row: Hashable) -> str:
+    """{% sheet_row row %}: one row of a dice sheet (games/sheet_row.html). A row never
+    changes once written, so each is drawn once per process and language: a long game's
+    page, drawn again after every turn, would otherwise draw every row again."""
+    return cached_row(row, lambda: render_to_string("games/sheet_row.html", {"row": row}))
 
 
 @register.filter

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -130,6 +131,39 @@ def test_a_watchers_update_after_a_turn_costs_a_few_statements_however_long_the_
 
     early, late = statements_after(3), statements_after(120)
     assert len(early) == len(late) <= 7, late
+
+
+@pytest.mark.parametrize("language", ["en", "da"])
+def test_the_page_after_a_turn_draws_only_the_new_row(language: str) -> None:
+    """A row never changes once written: a worker that drew the page before a turn draws
+    just the new row after it, in the reader's language, and sends the same page as a
+    worker that remembers nothing."""
+    game = make_game(rules={"start_points": 99}, players=["Anna", "Ben", "Cleo"])
+    play(game, *[RuleTurn(20), RuleTurn(33, 1), RuleTurn(36, 0)] * 10)
+    phone = Client(headers={"accept-language": language})
+    cache.clear()
+    first = phone.get(f"/g/{game.pk}/")
+    assert rows_drawn(first) == 30
+    play(game, RuleTurn(34, 2))
+    after = phone.get(f"/g/{game.pk}/")
+    assert rows_drawn(after) == 1
+    cache.clear()
+    anew = phone.get(f"/g/{game.pk}/")
+    assert rows_drawn(anew) == 31
+    html = after.content.decode()
+    assert html.count('<tr id="turn-') == 31
+    assert strip_tokens(html) == strip_tokens(anew.content.decode())
+    said = "Anna rolled 34" if language == "en" else "Anna slog 34"
+    assert said in html
+
+
+def rows_drawn(response: Any) -> int:
+    return sum(template.name == "games/sheet_row.html" for template in response.templates)
+
+
+def strip_tokens(html: str) -> str:
+    """A page without its CSRF tokens (64 letters and digits), which differ on every answer."""
+    return re.sub(r"\b[A-Za-z0-9]{64}\b", "", html)
 
 
 def test_live_refresh_sends_only_the_new_rows(watcher: Client, game: Game) -> None:
