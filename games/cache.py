@@ -3,10 +3,9 @@
 Everything cached here is keyed by the game's version, which goes up with every change, so
 an entry can never be stale: a new version is simply a new key. Sheet rows are the one
 exception: a row never changes once written, so its rendered HTML is keyed by the row's own
-value, which holds everything it shows. Each process keeps its own
-entries in memory, which is safe for any number of processes. Values are kept as they are,
-not pickled, since a rendered sheet is a hundred kilobytes that would otherwise be copied
-on every hit.
+value, which holds everything it shows. Each process keeps its own entries in memory, which
+is safe for any number of processes. Values are kept as they are, not pickled, since a
+rendered sheet is a hundred kilobytes that would otherwise be copied on every hit.
 """
 
 from __future__ import annotations
