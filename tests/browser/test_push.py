@@ -164,8 +164,9 @@ def test_a_phone_that_lost_its_connection_catches_up(
     phone.unroute(EVENTS)
     expect(phone.locator("#sheet-rows tr")).to_have_count(3, timeout=5000)
     expect(phone.locator("#status")).to_contain_text("Next to roll: Anna")
-    # The stream is opened again, after the extension's back-off (longer on a busy machine).
-    wait_until(phone, lambda: streams(asked) > opened_before_the_cut, seconds=40.0)
+    # The stream is opened again, after the extension's back-off (longer on a busy machine):
+    # htmx-ext-sse waits twice as long after each failed try, at most 64 s (128 × 500 ms).
+    wait_until(phone, lambda: streams(asked) > opened_before_the_cut, seconds=70.0)
     assert polls(asked) > polled_before, "what it missed came through /live"
     # The reopened stream speaks again, and the phone stops asking /live. The extension waits
     # longer after each refused try (its back-off doubles), so on a busy machine, where the
