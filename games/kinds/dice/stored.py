@@ -5,10 +5,14 @@ stood after some rows), and the turns the host took back before the undo policy.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, cast
+
+from django.db.models import TextField
+from django.db.models.functions import Cast
 
 from games import store
 from games.models import Cell, Game, Move
@@ -100,12 +104,15 @@ def load_rows(
     found = (
         Cell.objects.filter(turn__game=game, turn__number__gt=after)
         .order_by("turn__number")
+        # The turn's data comes once per cell: read as text, it is decoded once per turn
+        # (as a JSONField, every cell's copy was decoded: a quarter of a long game's page).
+        .annotate(turn_data=Cast("turn__data", TextField()))
         .values_list(
             "turn_id",
             "turn__number",
             "turn__roller",
             "turn__effect",
-            "turn__data",
+            "turn_data",
             "turn__seed_index",
             "turn__by_computer",
             "seat_id",
@@ -114,10 +121,9 @@ def load_rows(
     )
     rows: dict[int, tuple[Any, ...]] = {}
     cells: dict[int, list[int]] = {}
-    for *fields, seat_id, value in found:
-        turn_id = cast(int, fields[0])
+    for turn_id, number, roller, effect, data, *rest, seat_id, value in found:
         if turn_id not in rows:
-            rows[turn_id] = tuple(fields)
+            rows[turn_id] = (turn_id, number, roller, effect, json.loads(data), *rest)
             cells[turn_id] = [0] * len(seat_ids)
         cells[turn_id][index[seat_id]] = value
     return [
