@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from django.utils.translation import gettext as _
 
@@ -36,8 +37,10 @@ class SeatColumn(charts.SeatKey):
     won: bool
 
 
-@dataclass(frozen=True)
-class SheetCell:
+class SheetCell(NamedTuple):
+    """A tuple, not a dataclass: a row's cells are hashed and compared whenever the row is
+    looked up among those already drawn (`{% sheet_row %}`), and a tuple does that in C."""
+
     value: int
     rolled: bool  # this seat rolled the turn
 
