@@ -1,25 +1,28 @@
-"""The create form's estimate of a game's length: asked for once the form is still."""
+"""The create form's estimate of a game's length: asked for once the form is still, and for
+the rules the form shows last."""
 
 from __future__ import annotations
 
 import re
+import threading
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import PHONE
+from games.kinds.dice import chances
+from games.rules.dice import RuleSet
+from games.rules.dice import estimate as estimates
+from tests.browser.helpers import PHONE, wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("transactional_db")]
 FIRST_ESTIMATE_MS = 20_000
 
 
-def test_quick_changes_ask_for_the_estimate_once_with_the_last_rules(open_browser: Any) -> None:
-    """Figures not worked out yet cost the server seconds of play: a host who picks a preset
-    and two variants in a row gets the line for the rules they ended on, and the server
-    plays no games for the rules in between."""
-    page = open_browser(PHONE)
+def estimates_asked(page: Any) -> list[dict[str, list[str]]]:
+    """The query of every estimate the page asks for from now on, in order."""
     asked: list[dict[str, list[str]]] = []
 
     def note(request: Any) -> None:
@@ -27,17 +30,67 @@ def test_quick_changes_ask_for_the_estimate_once_with_the_last_rules(open_browse
             asked.append(parse_qs(urlsplit(request.url).query))
 
     page.on("request", note)
+    return asked
+
+
+def shows_figures_for(page: Any, pattern: str) -> None:
+    # The line's link to the chances names the rules its figures are for.
+    expect(page.locator("#estimate a")).to_have_attribute(
+        "href", re.compile(pattern), timeout=FIRST_ESTIMATE_MS
+    )
+    expect(page.locator("#estimate")).to_contain_text("Usually")
+
+
+def test_quick_changes_ask_for_the_estimate_only_with_the_last_rules(open_browser: Any) -> None:
+    """Figures not worked out yet cost the server seconds of play: a host who picks a preset
+    and two variants in a row gets the line for the rules they ended on, and the server
+    plays no games for the rules in between."""
+    page = open_browser(PHONE)
+    asked = estimates_asked(page)
     page.goto("/")
     page.get_by_role("radio", name=re.compile("^30s")).check()
     page.get_by_label("Healing").check()
     page.get_by_label("Free for all").check()
-    # The line's link to the chances names the rules its figures are for.
-    chances = page.locator("#estimate a")
-    expect(chances).to_have_attribute(
-        "href", re.compile(r"preset=30s.*healing=on"), timeout=FIRST_ESTIMATE_MS
-    )
-    expect(page.locator("#estimate")).to_contain_text("Usually")
-    # The page may also have asked for the figures of the rules it opened with.
+    shows_figures_for(page, r"preset=30s.*healing=on")
+    # The page may also have asked for the figures of the rules it opened with, or asked
+    # again for the last rules had its first figures still been on their way.
     thirty_s = [query for query in asked if query.get("preset") == ["30s"]]
-    assert len(thirty_s) == 1, thirty_s
-    assert thirty_s[0].get("healing") == ["on"] and thirty_s[0].get("free_for_all") == ["on"]
+    assert thirty_s, "no estimate was asked for the rules chosen"
+    for query in thirty_s:
+        assert query.get("healing") == ["on"] and query.get("free_for_all") == ["on"], query
+
+
+def test_a_change_while_the_first_figures_are_worked_out_gets_its_own(
+    open_browser: Any, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a server that has not worked out the usual rules' figures, the page asks for them
+    as it opens, and they take seconds; a host who picks 30s meanwhile is shown 30s."""
+    settings.DATA_DIR = tmp_path  # nothing worked out yet
+    chances.forget_estimates()
+    worked_out = threading.Event()
+
+    def held_back(rules: RuleSet, players: int) -> estimates.Estimate:
+        if rules.preset == "thirty":
+            worked_out.wait(FIRST_ESTIMATE_MS / 1000)  # the usual rules' games, still playing
+        # Fewer games than the page's 1,000: the figures are not what this test reads.
+        return estimates.simulate(rules, players, games=20)
+
+    monkeypatch.setattr(estimates, "estimate", held_back)
+    page = open_browser(PHONE)
+    asked = estimates_asked(page)
+    try:
+        page.goto("/")
+        wait_until(page, lambda: any(q.get("preset") == ["thirty"] for q in asked))
+        page.get_by_role("radio", name=re.compile("^30s")).check()
+        wait_until(
+            page,
+            lambda: any(query.get("preset") == ["30s"] for query in asked),
+            why=lambda: "the change waited behind the figures on their way",
+        )
+    finally:
+        worked_out.set()
+    shows_figures_for(page, r"preset=30s")
+    # The held-back request ends too; then this process forgets the figures made here with
+    # fewer games, so that no later test reads them.
+    wait_until(page, lambda: len(list((tmp_path / "estimates").glob("*.json"))) == 2)
+    chances.forget_estimates()
