@@ -126,7 +126,11 @@ def far_away(port: int, latency_ms: float) -> Iterator[int]:
         yield int(listening)
     finally:
         proxy.stdin.close()
-        proxy.wait(10)
+        try:
+            proxy.wait(10)
+        except subprocess.TimeoutExpired:
+            proxy.kill()
+            raise
 
 
 def measure(

@@ -13,8 +13,9 @@ Target: as many statements late as early. The table also gives each page's time 
 and at `--late` in a process that remembers nothing (the median of `REPEATS` askings, each
 after the cache is cleared): the server's own work, through Django's handler without an HTTP
 server, which for a watcher's update is what every change costs before its event leaves.
-A last column times each page at `--late` as a worker that drew the game before and has not
-drawn its newest version: it keeps the sheet rows it drew, which never change.
+A last column times each page at `--late` as a worker that drew the game's rows before and
+has not drawn this version's page: it keeps the sheet rows it drew, which never change. It
+has drawn the newest row too, so after a new turn such a worker draws one row more.
 """
 
 from __future__ import annotations
@@ -108,8 +109,8 @@ def measure(early: int, late: int) -> str:
 
 def count_pages(pages: list[Page]) -> dict[str, tuple[int, int, float, float]]:
     """Each page's statements remembering nothing and asked again; its median time
-    remembering nothing, and as a worker that drew the game before and has not drawn this
-    version (it keeps the sheet rows it drew, `games.cache.cached_row`)."""
+    remembering nothing, and as a worker that drew the game's rows before and has not drawn
+    this version's page (it keeps the sheet rows it drew, `games.cache.cached_row`)."""
     from games import cache
     from tests.statements import count_statements
 
