@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -41,23 +42,41 @@ def shows_figures_for(page: Any, pattern: str) -> None:
     expect(page.locator("#estimate")).to_contain_text("Usually")
 
 
-def test_quick_changes_ask_for_the_estimate_only_with_the_last_rules(open_browser: Any) -> None:
+@pytest.fixture
+def quick_figures(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A data directory of its own, where nothing is worked out yet and figures are played
+    with 20 games instead of 1,000: these tests read which rules the line's figures are for,
+    not the figures, and a cold server's seconds of play would only slow them down."""
+    settings.DATA_DIR = tmp_path
+    chances.forget_estimates()
+
+    def quick(rules: RuleSet, players: int) -> estimates.Estimate:
+        return estimates.simulate(rules, players, games=20)
+
+    monkeypatch.setattr(estimates, "estimate", quick)
+    yield tmp_path
+    chances.forget_estimates()  # no later test reads the figures of 20 games
+
+
+def test_quick_changes_ask_for_the_estimate_once_with_the_last_rules(
+    open_browser: Any, quick_figures: Path
+) -> None:
     """Figures not worked out yet cost the server seconds of play: a host who picks a preset
     and two variants in a row gets the line for the rules they ended on, and the server
     plays no games for the rules in between."""
     page = open_browser(PHONE)
     asked = estimates_asked(page)
     page.goto("/")
+    shows_figures_for(page, r"preset=thirty")  # the usual rules', asked for as it opened
+    before = len(asked)
     page.get_by_role("radio", name=re.compile("^30s")).check()
     page.get_by_label("Healing").check()
     page.get_by_label("Free for all").check()
     shows_figures_for(page, r"preset=30s.*healing=on")
-    # The page may also have asked for the figures of the rules it opened with, or asked
-    # again for the last rules had its first figures still been on their way.
-    thirty_s = [query for query in asked if query.get("preset") == ["30s"]]
-    assert thirty_s, "no estimate was asked for the rules chosen"
-    for query in thirty_s:
-        assert query.get("healing") == ["on"] and query.get("free_for_all") == ["on"], query
+    changes = asked[before:]
+    assert len(changes) == 1, changes
+    assert changes[0].get("preset") == ["30s"]
+    assert changes[0].get("healing") == ["on"] and changes[0].get("free_for_all") == ["on"]
 
 
 def test_a_change_while_the_first_figures_are_worked_out_gets_its_own(
