@@ -126,9 +126,7 @@ def load_rows(
             rows[turn_id] = (turn_id, number, roller, effect, json.loads(data), *rest)
             cells[turn_id] = [0] * len(seat_ids)
         cells[turn_id][index[seat_id]] = value
-    return [
-        _stored(ruleset, fields, tuple(cells[cast(int, fields[0])])) for fields in rows.values()
-    ]
+    return [_stored(ruleset, fields, tuple(cells[turn_id])) for turn_id, fields in rows.items()]
 
 
 def _stored(

@@ -108,14 +108,10 @@ class Position:
         else:
             in_play = tuple([seat for seat, got in enumerate(points) if got < THIRTY_S_LIMIT])
             finished = len(in_play) <= 1
-        next_roller = None
-        if not finished:
-            start = 0 if self.last_roller is None else self.last_roller + 1
-            # The first seat still in from `start` on, round the table.
-            next_roller = next((seat for seat in in_play if seat >= start), in_play[0])
         object.__setattr__(self, "in_play", in_play)
         object.__setattr__(self, "finished", finished)
-        object.__setattr__(self, "next_roller", next_roller)
+        start = 0 if self.last_roller is None else self.last_roller + 1
+        object.__setattr__(self, "next_roller", None if finished else self._next_in_play(start))
 
     @classmethod
     def start(cls, rules: RuleSet, players: int) -> Position:
@@ -278,12 +274,9 @@ class Position:
         return roller
 
     def _next_in_play(self, start: int) -> int:
-        seats = len(self.points)
-        for step in range(seats):
-            seat = (start + step) % seats
-            if not self.is_out(seat):
-                return seat
-        raise AssertionError("no seat in play")  # pragma: no cover - finished games stop first
+        """The first seat still in from `start` on, round the table."""
+        start %= len(self.points)
+        return next((seat for seat in self.in_play if seat >= start), self.in_play[0])
 
     def _endless_if_lost(self) -> bool:
         """Whether losing damage at empty seats would make the game endless.
