@@ -80,19 +80,17 @@ def test_quick_changes_ask_for_the_estimate_once_with_the_last_rules(
 
 
 def test_a_change_while_the_first_figures_are_worked_out_gets_its_own(
-    open_browser: Any, settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    open_browser: Any, quick_figures: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a server that has not worked out the usual rules' figures, the page asks for them
     as it opens, and they take seconds; a host who picks 30s meanwhile is shown 30s."""
-    settings.DATA_DIR = tmp_path  # nothing worked out yet
-    chances.forget_estimates()
     worked_out = threading.Event()
+    quick = estimates.estimate
 
     def held_back(rules: RuleSet, players: int) -> estimates.Estimate:
         if rules.preset == "thirty":
             worked_out.wait(FIRST_ESTIMATE_MS / 1000)  # the usual rules' games, still playing
-        # Fewer games than the page's 1,000: the figures are not what this test reads.
-        return estimates.simulate(rules, players, games=20)
+        return quick(rules, players)
 
     monkeypatch.setattr(estimates, "estimate", held_back)
     page = open_browser(PHONE)
@@ -109,7 +107,5 @@ def test_a_change_while_the_first_figures_are_worked_out_gets_its_own(
     finally:
         worked_out.set()
     shows_figures_for(page, r"preset=30s")
-    # The held-back request ends too; then this process forgets the figures made here with
-    # fewer games, so that no later test reads them.
-    wait_until(page, lambda: len(list((tmp_path / "estimates").glob("*.json"))) == 2)
-    chances.forget_estimates()
+    # The held-back request ends too, before the fixture forgets the figures made here.
+    wait_until(page, lambda: len(list((quick_figures / "estimates").glob("*.json"))) == 2)
