@@ -74,15 +74,20 @@ def _fresh_cache() -> Generator[None, None, None]:
 @pytest.fixture(autouse=True, scope="session")
 def _own_static_root(tmp_path_factory: pytest.TempPathFactory) -> Generator[None, None, None]:
     """The production servers some tests start (thirty/serve.py) collect the static files
-    first, and each test process's own middleware reads them: with every worker on the same
-    directory, one read the files while another's server rewrote them. So each worker has its
-    own, for itself and for the servers it starts (THIRTY_STATIC_ROOT)."""
+    first: with every worker on the same directory, one worker's middleware read the files
+    while another's server rewrote them. So each worker's servers collect into a directory of
+    their own (THIRTY_STATIC_ROOT).
+
+    This process's own middleware has another, empty one: WhiteNoise lists every file of its
+    root again for each new test client (18.8 ms with the collected files, 0.6 ms without), and
+    no test asks this process for a static file (the live server serves them from the
+    project's `static/`, as `runserver` does)."""
     from django.test import override_settings
 
-    root = tmp_path_factory.mktemp("static-collected")
+    servers = tmp_path_factory.mktemp("static-collected")
     previous = os.environ.get("THIRTY_STATIC_ROOT")
-    os.environ["THIRTY_STATIC_ROOT"] = str(root)
-    with override_settings(STATIC_ROOT=root):
+    os.environ["THIRTY_STATIC_ROOT"] = str(servers)
+    with override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static-in-process")):
         yield
     if previous is None:
         del os.environ["THIRTY_STATIC_ROOT"]
