@@ -23,11 +23,17 @@
   // poll running, so nobody notices the difference but the delay.
   const SLOW_POLL_MS = 30000;
   let streamHealthy = false;
+  let streamSpoke = false;  // it has, since the page was opened
+  let streamReopened = false;  // after its last cut (below)
   let lastLive = 0;
   // Whether the stream is speaking, shown on the page (`data-stream`) for anyone to tell (a
   // test too): "open" once an event came, "closed" once the stream broke off.
   const streamIs = (healthy) => {
     streamHealthy = healthy;
+    if (healthy) {
+      streamSpoke = true;
+      streamReopened = false;
+    }
     document.body.dataset.stream = healthy ? "open" : "closed";
   };
   document.body.addEventListener("htmx:sseMessage", () => streamIs(true));
@@ -87,8 +93,32 @@
     if (url && query) stream.setAttribute("sse-connect", `${url.split("?")[0]}?${query}`);
   });
   const hooked = new WeakSet();
+  // A stream the server answered with an error (its limit of streams per address, a proxy
+  // whose app is restarting) is given up by the browser; the extension then tries again
+  // after a wait that doubles with every refusal, up to 64 s, while the page polls. Once a
+  // poll gets through, the server is there again: the stream is opened at once instead of
+  // after the rest of that wait. Only after it had spoken, and once per cut, so that a proxy
+  // that never lets a stream through is not asked for one after every poll.
+  let streamSource = null;  // the extension's latest
+  document.body.addEventListener("htmx:sseError", (event) => { streamSource = event.detail.source; });
+  const reopenStream = () => {
+    const element = document.getElementById("live-stream");
+    if (!element) return;
+    const html = element.outerHTML;
+    // The extension's own next try reads the address when its wait is over: none, no try.
+    element.removeAttribute("sse-connect");
+    htmx.swap(element, html, { swapStyle: "outerHTML" });
+  };
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.elt.id !== "live" || !event.detail.successful) return;
+    if (streamHealthy || !streamSpoke || streamReopened) return;
+    if (streamSource?.readyState !== EventSource.CLOSED) return;  // the browser tries again itself
+    streamReopened = true;
+    reopenStream();
+  });
   document.body.addEventListener("htmx:sseOpen", (event) => {
     const source = event.detail.source;
+    streamSource = source;
     if (!source || hooked.has(source)) return;  // opened again after a cut: still hooked
     hooked.add(source);
     source.addEventListener("update", applyPushed);
