@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import charts
 from games.names import join_names
@@ -41,6 +42,14 @@ class Face:
 
 
 def face(code: str) -> Face:
+    """The card `code` as drawn in the reader's language."""
+    return _face(code, get_language())
+
+
+@lru_cache(maxsize=256)
+def _face(code: str, language: str) -> Face:
+    # Once per card and language: a page names every card it shows, each name another
+    # eight look-ups in the catalogue (96 of a hand-and-log page's 176). A Face never changes.
     card = cards.Card.from_code(code)
     red = card.colour == cards.RED
     if card.is_joker:
