@@ -86,12 +86,13 @@
     htmx.swap(live || document.body, update.html, { swapStyle: "none" }, { eventInfo: { pushed: true } });
   };
   // A stream that the extension opens again after a cut starts from what the page shows.
-  document.body.addEventListener("htmx:afterSettle", () => {
+  const syncStreamQuery = () => {
     const stream = document.getElementById("live-stream");
     const query = document.getElementById("live")?.getAttribute("hx-get")?.split("?")[1];
     const url = stream?.getAttribute("sse-connect");
     if (url && query) stream.setAttribute("sse-connect", `${url.split("?")[0]}?${query}`);
-  });
+  };
+  document.body.addEventListener("htmx:afterSettle", syncStreamQuery);
   const hooked = new WeakSet();
   // A stream the server answered with an error (its limit of streams per address, a proxy
   // whose app is restarting) is given up by the browser; the extension then tries again
@@ -104,13 +105,16 @@
   const reopenStream = () => {
     const element = document.getElementById("live-stream");
     if (!element) return;
+    syncStreamQuery();  // the poll's answer may not have settled yet
     const html = element.outerHTML;
     // The extension's own next try reads the address when its wait is over: none, no try.
     element.removeAttribute("sse-connect");
     htmx.swap(element, html, { swapStyle: "outerHTML" });
   };
   document.body.addEventListener("htmx:afterRequest", (event) => {
-    if (event.detail.elt.id !== "live" || !event.detail.successful) return;
+    // The element that asked: a poll that brought an update has replaced #live by then, and
+    // htmx tells its parent instead.
+    if (event.detail.requestConfig?.elt?.id !== "live" || !event.detail.successful) return;
     if (streamHealthy || !streamSpoke || streamReopened) return;
     if (streamSource?.readyState !== EventSource.CLOSED) return;  // the browser tries again itself
     streamReopened = true;
