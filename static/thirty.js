@@ -93,7 +93,6 @@
     if (url && query) stream.setAttribute("sse-connect", `${url.split("?")[0]}?${query}`);
   };
   document.body.addEventListener("htmx:afterSettle", syncStreamQuery);
-  const hooked = new WeakSet();
   // A stream the server answered with an error (its limit of streams per address, a proxy
   // whose app is restarting) is given up by the browser; the extension then tries again
   // after a wait that doubles with every refusal, up to 64 s, while the page polls. Once a
@@ -120,6 +119,7 @@
     streamReopened = true;
     reopenStream();
   });
+  const hooked = new WeakSet();
   document.body.addEventListener("htmx:sseOpen", (event) => {
     const source = event.detail.source;
     streamSource = source;
