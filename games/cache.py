@@ -3,7 +3,9 @@
 Everything cached here is keyed by the game's version, which goes up with every change, so
 an entry can never be stale: a new version is simply a new key. Sheet rows are the one
 exception: a row never changes once written, so its rendered HTML is keyed by the row's own
-value, which holds everything it shows. Each process keeps its own entries in memory, which
+value, which holds everything it shows, and its words by the game, the turn's id (which is
+never used twice: a sequence on PostgreSQL, AUTOINCREMENT on SQLite), the names and the
+seed that rolled it. Each process keeps its own entries in memory, which
 is safe for any number of processes. Values are kept as they are, not pickled, since a
 rendered sheet is a hundred kilobytes that would otherwise be copied on every hit.
 """
@@ -25,9 +27,9 @@ from games.versions import CHANNEL, VersionBoard
 
 T = TypeVar("T")
 MAX_ENTRIES = 512
-# Rendered rows, kept apart from the pages' entries, which a long game's rows would push
-# out: 5,000 rows (ten games of 500 turns) are a few megabytes.
-MAX_ROWS = 5000
+# Sheet rows' words and HTML, kept apart from the pages' entries, which a long game's rows
+# would push out: 10,000 entries (ten games of 500 turns) are a few megabytes.
+MAX_ROWS = 10_000
 
 _VERSION_SQL = f"SELECT version FROM {Game._meta.db_table} WHERE id = %s AND deleted_at IS NULL"
 _VERSION_SQL_SQLITE = _VERSION_SQL.replace("%s", "?")
@@ -210,8 +212,9 @@ def remember(key: tuple[Hashable, ...], value: object, *, replace: bool = False)
 
 
 def cached_row(row: Hashable, build: Callable[[], T]) -> T:
-    """A sheet row's rendering in the reader's language, built once per process: `row` is
-    the row's whole value (a frozen dataclass), so a row that differs is a new key."""
+    """A sheet row's rendering, or its words, in the reader's language, built once per
+    process: `row` is the row's whole value (a frozen dataclass), or a key that names
+    everything the result depends on, so a row that differs is a new key."""
     return _rows.get_or_build((row, get_language()), build)
 
 

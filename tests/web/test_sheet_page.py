@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from games import cache, store
 from games.access import host_cookie_name, seat_cookie_name
 from games.kinds.dice import moves as dice_moves
+from games.kinds.dice.explain import explain_row
 from games.models import Game, Turn
 from games.rules.dice import Turn as RuleTurn
 from games.store.seats import reissue_seat
@@ -134,19 +135,30 @@ def test_a_watchers_update_after_a_turn_costs_a_few_statements_however_long_the_
 
 
 @pytest.mark.parametrize("language", ["en", "da"])
-def test_the_page_after_a_turn_draws_only_the_new_row(language: str) -> None:
-    """A row never changes once written: a worker that drew the page before a turn draws
-    just the new row after it, in the reader's language, and sends the same page as a
-    worker that remembers nothing."""
+def test_the_page_after_a_turn_draws_only_the_new_row(
+    language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row never changes once written: a worker that drew the page before a turn explains
+    and draws just the new row after it, in the reader's language, and sends the same page as
+    a worker that remembers nothing. A row an undo removed is not shown again in place of the
+    turn played after it."""
+    explained: list[int] = []
+
+    def counted(row: Any, *args: Any) -> str:
+        explained.append(row.turn.total)
+        return explain_row(row, *args)
+
+    monkeypatch.setattr("games.kinds.dice.sheet.explain_row", counted)
     game = make_game(rules={"start_points": 99}, players=["Anna", "Ben", "Cleo"])
     play(game, *[RuleTurn(20), RuleTurn(33, 1), RuleTurn(36, 0)] * 10)
     phone = Client(headers={"accept-language": language})
     cache.clear()
     first = phone.get(f"/g/{game.pk}/")
-    assert rows_drawn(first) == 30
+    assert rows_drawn(first) == 30 and len(explained) == 30
     play(game, RuleTurn(34, 2))
+    explained.clear()
     after = phone.get(f"/g/{game.pk}/")
-    assert rows_drawn(after) == 1
+    assert rows_drawn(after) == 1 and explained == [34]
     cache.clear()
     anew = phone.get(f"/g/{game.pk}/")
     assert rows_drawn(anew) == 31
@@ -155,6 +167,12 @@ def test_the_page_after_a_turn_draws_only_the_new_row(language: str) -> None:
     assert strip_tokens(html) == strip_tokens(anew.content.decode())
     said = "Anna rolled 34" if language == "en" else "Anna slog 34"
     assert said in html
+    store.undo(game.pk)
+    play(Game.objects.get(pk=game.pk), RuleTurn(12))
+    html = phone.get(f"/g/{game.pk}/").content.decode()
+    assert html.count('<tr id="turn-') == 31
+    assert said not in html
+    assert ("Anna rolled 12" if language == "en" else "Anna slog 12") in html
 
 
 def rows_drawn(response: Any) -> int:

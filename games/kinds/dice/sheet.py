@@ -10,6 +10,7 @@ from typing import NamedTuple
 from django.utils.translation import gettext as _
 
 from games import charts, store
+from games.cache import cached_row
 from games.kinds.dice import bgstats, coach
 from games.kinds.dice import charts as dice_charts
 from games.kinds.dice.explain import explain_row, undo_question
@@ -215,16 +216,25 @@ def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
 def _sheet_row(
     game: Game, stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet
 ) -> SheetRow:
+    """The row as the sheet shows it, worked out once per process and language: a turn's row
+    is never changed once written (an undo removes it, and a new one gets a new id), so its
+    words depend only on the game, the turn, the names and which seed rolled it. Every new
+    version of a long game otherwise explained all its rows again."""
+    seed = seed_number(game, stored.seed_index)
+    return cached_row(
+        ("words", game.pk, stored.id, tuple(names), seed),
+        lambda: _explained_row(stored, names, ruleset, seed),
+    )
+
+
+def _explained_row(
+    stored: StoredRow, names: Sequence[str], ruleset: dice_rules.RuleSet, seed: int | None
+) -> SheetRow:
     said = explain_row(stored.row, names, ruleset)
     dice = " ".join(
         part
         for part in (
-            audit(
-                stored.rolls,
-                stored.hunt_rolls,
-                seed_number(game, stored.seed_index),
-                table=stored.table,
-            ),
+            audit(stored.rolls, stored.hunt_rolls, seed, table=stored.table),
             coach.what_if(stored.analysis),
         )
         if part
