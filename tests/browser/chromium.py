@@ -34,6 +34,11 @@ PLAYWRIGHT_DISABLED_FEATURES = (
 # never shows its address bar. Without them the same browser tests take a third less CPU. The
 # pages the tests open are drawn exactly as before.
 ADDRESS_BAR_POPUPS = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+# Chromium keeps a renderer process started ahead for the next page a window opens. A test's
+# phone opens one page in a window of its own and then closes, so that process was started
+# behind every phone and never used: without it five browser test files took about 6 % less
+# CPU (38.7 against 41.2 CPU-seconds, five runs each). Each page still gets its own renderer.
+NO_SPARE_RENDERER = ("SpareRendererForSitePerProcess",)
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -43,5 +48,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
-    "--disable-features=" + ",".join((*PLAYWRIGHT_DISABLED_FEATURES, *ADDRESS_BAR_POPUPS)),
+    "--disable-features="
+    + ",".join((*PLAYWRIGHT_DISABLED_FEATURES, *ADDRESS_BAR_POPUPS, *NO_SPARE_RENDERER)),
 ]
