@@ -29,6 +29,7 @@ def parents() -> dict[int, int]:
 
 
 def descends(pid: int, ancestor: int, parent_of: dict[int, int]) -> bool:
+    """Whether `pid` was started, through any number of generations, by `ancestor`."""
     parent = parent_of.get(pid)
     while parent not in (None, 0, 1, ancestor):
         parent = parent_of.get(parent)
@@ -56,10 +57,6 @@ def browser_processes() -> dict[int, list[str]]:
     return found
 
 
-def browser_command_lines() -> list[list[str]]:
-    return list(browser_processes().values())
-
-
 def renderers_of(browser_pid: int) -> int:
     """How many renderer processes the browser with this pid has running."""
     parent_of = parents()
@@ -73,7 +70,7 @@ def renderers_of(browser_pid: int) -> int:
 def test_playwrights_own_features_stay_off_and_the_address_bar_loads_no_page(
     browser: Any,
 ) -> None:
-    command_lines = browser_command_lines()
+    command_lines = list(browser_processes().values())
     assert command_lines, "no Chromium browser process found under this test process"
     for args in command_lines:
         switches = [
