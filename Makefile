@@ -11,10 +11,10 @@ unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: run dev serve messages-compiled test test-fast lint format typecheck bench messages screenshots clean
 
-# uv installs the pinned packages (constraints.txt) in parallel: 11 s on a fresh machine, where
+# uv installs the pinned packages (constraints.txt) in parallel: 5 s on a fresh machine, where
 # pip took 27 s and more. Python compiles each module the first time it is imported. uv itself
 # is put in by the pip beside $(PYTHON) (`--python`), which saves putting pip into the
-# environment first (4 s of 7.5); where $(PYTHON) has no pip, the environment gets its own.
+# environment first (4 s); where $(PYTHON) has no pip, the environment gets its own.
 $(BIN)/.installed: pyproject.toml constraints.txt
 	$(PYTHON) -m venv --without-pip $(VENV)
 	$(PYTHON) -m pip --python $(BIN)/python install --quiet --disable-pip-version-check \
