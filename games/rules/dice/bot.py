@@ -191,10 +191,10 @@ def plan(position: Position) -> Plan:
     if roller is None:
         raise IllegalTurnError(gettext_noop("This game is over. Undo the last turn to change it."))
     rules = position.rules
-    mark = rules.beat_above
-    seats = len(position.points)
     if not rules.counts_up:
         return _plan_thirty(rules, position.attacked(roller))
+    mark = rules.beat_above
+    seats = len(position.points)
     first = position.ask(mark + 1)
     heals = first is not None and first.step is Step.ACTION
     question = position.ask(mark + 1, heal=False)
@@ -304,7 +304,9 @@ def expected_payoff(position: Position) -> Fraction:
 
 
 def roll_dice(rng: random.Random, count: int) -> list[int]:
-    return [rng.randint(1, SIDES) for _ in range(count)]
+    # randrange(6) + 1 draws exactly what randint(1, 6) draws, from the same bits, with less
+    # work: the estimates roll hundreds of thousands of hunt dice.
+    return [rng.randrange(SIDES) + 1 for _ in range(count)]
 
 
 def play_turn(position: Position, rng: random.Random) -> Turn:
@@ -330,7 +332,7 @@ def finish_turn(position: Position, turn_plan: Plan, total: int, rng: random.Ran
     target = attack.victim if attack is not None and rules.free_for_all else None
     if not rules.counts_up:
         hunt_dice = margin if rules.hunt_dice == "margin" else DICE
-        hunt = sum(die == margin for die in roll_dice(rng, hunt_dice))
+        hunt = roll_dice(rng, hunt_dice).count(margin)
         return Turn(total, hunt=hunt)
     assert attack is not None
     found, left = 0, DICE
@@ -340,7 +342,7 @@ def finish_turn(position: Position, turn_plan: Plan, total: int, rng: random.Ran
             found, left, margin, victim_points, rules.precise_elimination
         ):
             break
-        more = sum(die == margin for die in roll_dice(rng, left))
+        more = roll_dice(rng, left).count(margin)
         if more == 0:
             if rules.weaker_attacks:
                 found = 0

@@ -21,7 +21,7 @@ MIN_TOTAL, MAX_TOTAL = DICE * 1, DICE * 6
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """What the roller reports: the total kept and, after beating the mark, the hunt.
 
@@ -49,7 +49,7 @@ class Effect(StrEnum):
     OVERSHOT = "overshot"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Row:
     """One line of the sheet: who rolled, what they reported, and the cells it wrote."""
 
@@ -81,7 +81,7 @@ class Question:
     options: tuple[int | str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Position:
     """Each seat's points and who rolled last: all the rules need between turns."""
 
@@ -264,7 +264,7 @@ class Position:
 
     def _apply(self, roller: int | None, cells: Sequence[int]) -> Position:
         sign = 1 if self.rules.counts_up else -1
-        points = tuple(p + sign * c for p, c in zip(self.points, cells, strict=True))
+        points = tuple([p + sign * c for p, c in zip(self.points, cells, strict=True)])
         return Position(self.rules, points, roller)
 
     def _roller(self) -> int:
@@ -276,7 +276,10 @@ class Position:
     def _next_in_play(self, start: int) -> int:
         """The first seat still in from `start` on, round the table."""
         start %= len(self.points)
-        return next((seat for seat in self.in_play if seat >= start), self.in_play[0])
+        for seat in self.in_play:  # a loop: a generator here cost a third of a new position
+            if seat >= start:
+                return seat
+        return self.in_play[0]
 
     def _endless_if_lost(self) -> bool:
         """Whether losing damage at empty seats would make the game endless.
