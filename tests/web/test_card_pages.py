@@ -14,7 +14,7 @@ from games import claims, store
 from games.access import host_cookie_name
 from games.kinds.cards import tournaments
 from games.models import Game, Move, Seat, Turn
-from tests.budget import postgresql_pass
+from tests.budget import dev_profile, postgresql_pass
 
 pytestmark = pytest.mark.django_db
 
@@ -196,11 +196,11 @@ def test_a_computers_move_keeps_its_number_on_every_phone_however_long_the_tourn
 
 
 def test_a_table_of_four_with_a_computer_plays_a_tournament_to_the_end() -> None:
-    # Five tokens each (the usual game) on SQLite. The PostgreSQL pass plays two: each deal
-    # sends the database the same statements and locks, and two tokens still take several
-    # deals and end the tournament (tests/budget.py).
+    # Five tokens each (the usual game) on SQLite. The PostgreSQL pass and `make test-fast`
+    # play two: each deal sends the database the same statements and locks, and two tokens
+    # still take several deals and end the tournament (tests/budget.py).
     host = Client()
-    tokens = 2 if postgresql_pass() else 5
+    tokens = 2 if postgresql_pass() or dev_profile() else 5
     players = ["Anna", "Ben", "Cleo", "Robot"]
     game = create(host, players, [False, False, False, True], tokens=tokens)
     phones = [seat_phone(game, host, seat) for seat in range(3)]
