@@ -104,6 +104,26 @@ class Logged:
     by_computer: bool = False
 
 
+@dataclass(frozen=True)
+class Seats:
+    """The seats as the writers of moves need them, read once under the game's lock: each
+    seat's id in seat order (the cells a row writes) and the computers' seats (who moves at
+    once). Read again after anything that hands a seat over, which changes them before the
+    game's version moves on."""
+
+    ids: tuple[int, ...]
+    computers: frozenset[int]
+
+
+NO_SEATS = Seats((), frozenset())
+
+
+def locked_seats(game: Game) -> Seats:
+    rows = list(Seat.objects.filter(game=game).order_by("position").values_list("id", "computer"))
+    ids = tuple(seat_id for seat_id, _ in rows)
+    return Seats(ids, frozenset(seat for seat, (_, computer) in enumerate(rows) if computer))
+
+
 def engine_of(kind: Kind) -> Engine[Any, Any, Any]:
     return kind.engine
 
@@ -127,8 +147,9 @@ def start_game(
             kind_name, name, players, rules_data, rematch_of, table_dice
         )
         engine = engine_of(find_kind(kind_name))
-        computers = frozenset(seat for seat, player in enumerate(players) if player.computer)
-        state, played = _computers_play(engine, game, state, computers, 0, RequestChance(game))
+        # Without a computer nothing is played here, and no row needs the seats' ids.
+        seats = locked_seats(game) if any(p.computer for p in players) else NO_SEATS
+        state, played = _computers_play(engine, game, state, seats, 0, RequestChance(game))
         if played:
             # Computers alone may play rows, or the whole game, before anyone looks.
             game = _settle(engine, game, state)
@@ -159,7 +180,7 @@ def import_game(
                 )
             state, public = state.play(move, seat)
             played.append(Logged(seat, move, public))
-        rows = _store_moves(engine, game, 0, played)
+        rows = _store_moves(engine, game, 0, played, locked_seats(game).ids)
         # As if each row had been recorded one by one.
         Game.objects.filter(pk=game.pk).update(
             version=F("version") + len(rows),
@@ -227,17 +248,17 @@ def play(
             engine = engine_of(find_kind(game.kind))
             state = load_state(game)
             mover = state.to_move()
-            computers = _computer_seats(game)
+            seats = locked_seats(game)
             if (
                 mover is not None
                 and seat is not None
-                and (not game.seats_play or seat in computers or seat != mover)
+                and (not game.seats_play or seat in seats.computers or seat != mover)
             ):
                 # (Once the game is over, the rules say so: `play` refuses any move.)
                 raise NotYourTurnError
             person = RequestChance(game, seat, part, version, required=True)
             try:
-                return play_and_follow(engine, game, state, move, person, computers)
+                return play_and_follow(engine, game, state, move, person, seats)
             except MustWait as wait:
                 # Nothing is written yet: the roll, as chosen, waits for the table.
                 WaitingRoll.objects.create(
@@ -276,7 +297,7 @@ def play_and_follow(
     state: Any,
     move: Any,
     chance: RequestChance,
-    computers: frozenset[int],
+    seats: Seats,
 ) -> Played:
     """Under the caller's lock: the move of the seat to move, with its chance, stored; then
     the computers' moves it leads to."""
@@ -288,15 +309,11 @@ def play_and_follow(
     state, public = state.play(move, mover)
     assert mover is not None  # the game is going: `play` refused the move otherwise
     done = [Logged(mover, move, public)]
-    _store_moves(engine, game, number, done)
+    _store_moves(engine, game, number, done, seats.ids)
     followers = chance.for_followers()
-    state, more = _computers_play(engine, game, state, computers, number + 1, followers)
+    state, more = _computers_play(engine, game, state, seats, number + 1, followers)
     game = _settle(engine, game, state)
     return Played(game, state, tuple(logged.public for logged in (*done, *more)))
-
-
-def computer_seats(game: Game) -> frozenset[int]:
-    return _computer_seats(game)
 
 
 def play_computer_moves(game: Game) -> Game:
@@ -312,7 +329,7 @@ def play_computer_moves(game: Game) -> Game:
             engine,
             game,
             load_state(game),
-            _computer_seats(game),
+            locked_seats(game),
             last_move_number(game),
             RequestChance(game),
         )
@@ -368,7 +385,7 @@ def undo(game_id: str, *, version: int | None = None) -> Game:
             engine,
             game,
             state,
-            _computer_seats(game),
+            locked_seats(game),
             last_move_number(game),
             RequestChance(game),
         )
@@ -468,12 +485,6 @@ def last_move_number(game: Game) -> int:
     return last.first() or 0
 
 
-def _computer_seats(game: Game) -> frozenset[int]:
-    return frozenset(
-        Seat.objects.filter(game=game, computer=True).values_list("position", flat=True)
-    )
-
-
 def _seed(game: Game) -> str:
     seed: str = Secret.objects.filter(game=game).values_list("seed", flat=True).get()
     return seed
@@ -552,7 +563,7 @@ def _computers_play(
     engine: Engine[Any, Any, Any],
     game: Game,
     state: Any,
-    computers: frozenset[int],
+    seats: Seats,
     number: int,
     source: RequestChance,
 ) -> tuple[Any, list[Logged]]:
@@ -562,19 +573,23 @@ def _computers_play(
     move's number, so a replay of the log is the same game; its chance (dice) comes from
     `source`, as a person's would."""
     played: list[Logged] = []
-    while (seat := state.to_move()) is not None and seat in computers:
+    while (seat := state.to_move()) is not None and seat in seats.computers:
         if number + len(played) >= MAX_MOVES or game.turn_count + len(played) >= MAX_TURNS:
             break  # a game of computers alone stops at the cap, like any other
         rng = random.Random(f"{source.seed()}:{number + len(played) + 1}")
         move = engine.with_chance(state, engine.computer_move(state, seat, rng), source)
         state, public = state.play(move, seat)
         played.append(Logged(seat, move, public, by_computer=True))
-    _store_moves(engine, game, number, played)
+    _store_moves(engine, game, number, played, seats.ids)
     return state, played
 
 
 def _store_moves(
-    engine: Engine[Any, Any, Any], game: Game, number: int, played: Sequence[Logged]
+    engine: Engine[Any, Any, Any],
+    game: Game,
+    number: int,
+    played: Sequence[Logged],
+    seat_ids: Sequence[int],
 ) -> list[SheetRow]:
     """Append moves to the log, and a sheet row for each row they closed (which keeps
     `Game.turn_count`, the game's own count of its rows). Raises `RuleError` past the caps."""
@@ -602,16 +617,15 @@ def _store_moves(
     )
     computers = {row.number for logged, found in closed for row in found if logged.by_computer}
     if rows:
-        _write_rows(game, rows, computers)
+        _write_rows(game, rows, computers, seat_ids)
     return rows
 
 
-def _write_rows(game: Game, rows: Sequence[SheetRow], by_computer: set[int]) -> None:
+def _write_rows(
+    game: Game, rows: Sequence[SheetRow], by_computer: set[int], seat_ids: Sequence[int]
+) -> None:
     """Write rows with their cells and add them to the running sums, a few statements for
     any number of rows."""
-    seat_ids = list(
-        Seat.objects.filter(game=game).order_by("position").values_list("id", flat=True)
-    )
     seed_index = len(game.earlier_seeds)
     stored = Turn.objects.bulk_create(
         (

@@ -26,7 +26,7 @@ from games.models import Game, RollPart, TablePart, TableRoll, WaitingRoll
 from games.rules.errors import gettext_noop
 from games.store.errors import TableDiceError
 from games.store.locking import bump, lock_game
-from games.store.moves import computer_seats, engine_of, load_state, play_and_follow
+from games.store.moves import engine_of, load_state, locked_seats, play_and_follow
 from games.store.seeds import OTHER_PART, RequestChance, next_roll_label
 
 NOT_WAITING = gettext_noop("No roll waits for this phone's part now.")
@@ -135,7 +135,7 @@ def _roll(game: Game, waiting: WaitingRoll) -> Game:
     try:
         with transaction.atomic():
             return play_and_follow(
-                engine, game, state, engine.read_move(waiting.move), chance, computer_seats(game)
+                engine, game, state, engine.read_move(waiting.move), chance, locked_seats(game)
             ).game
     except rules.RuleError:
         return bump(game)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games import cache, store
+from games.kinds.dice import moves as dice_moves
 from games.kinds.dice import stored
 from games.models import Game, Seat
 from games.rules import dice as dice_rules
@@ -67,3 +68,16 @@ def test_an_import_and_a_card_deal_keep_the_sums_too() -> None:
     copy, _key = transfer.import_game(transfer.export_game(game))
     assert kept(copy) == store.cell_sums(copy) == store.cell_sums(game)
     assert resumed(copy).last_roller == resumed(game).last_roller
+
+
+def test_a_turn_the_computers_follow_reads_the_seats_once() -> None:
+    # The seats' ids (for the cells) and who the computers are come from one read under the
+    # game's lock, however many rows the turn and the computers after it write.
+    game, _ = dice_moves.create_game(
+        "Robots", ["Anna", "R1", "R2"], dice_rules.RuleSet(), computers=(1, 2)
+    )
+    with count_statements() as statements:
+        played = dice_moves.record_turn(game.pk, dice_rules.Turn(20))
+    assert len(played.public) == 3  # Anna's row and both computers'
+    assert sum("games_seat" in sql and sql.lstrip().startswith("SELECT") for sql in statements) == 1
+    assert store.cell_sums(played.game) == kept(played.game)
