@@ -276,7 +276,7 @@ class Position:
     def _next_in_play(self, start: int) -> int:
         """The first seat still in from `start` on, round the table."""
         start %= len(self.points)
-        for seat in self.in_play:  # a loop: a generator here cost a third of a new position
+        for seat in self.in_play:  # a loop: a generator here cost a quarter of a new position
             if seat >= start:
                 return seat
         return self.in_play[0]
