@@ -5,7 +5,9 @@ test-fast` loads the `dev` profile (`--hypothesis-profile=dev`), which tries a t
 the same properties, for feedback within a minute. A few seeded whole games shrink with it
 where their length is the budget (`dev_profile`): the card tournament played through the
 pages goes to two tokens instead of five, and the readers and writers of the stress test
-hammer one game for one second instead of three.
+hammer one game for one second instead of three. The Monte Carlo checks of the odds and
+of the computers (`examples` around their turns or tournaments) play a tenth as well; their
+bounds are in standard errors, so they widen by themselves.
 
 A property that plays random games through the store searches the rules, which are plain
 Python and the same on both databases: the SQLite pass of `make test` tries its whole budget,

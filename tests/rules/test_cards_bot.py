@@ -10,6 +10,7 @@ import pytest
 from games.rules.cards import Card, CardRules, Move, Tournament, choose_move
 from games.rules.cards.bot import Unseen, random_move
 from games.rules.errors import IllegalMoveError
+from tests.budget import examples
 from tests.rules.cardtable import table
 
 
@@ -75,7 +76,7 @@ def bot_share(index: int, rules: CardRules) -> float:
 
 def test_the_bot_beats_two_random_players_far_more_often_than_chance() -> None:
     # Seeded, so the figure is the same on every run; chance would be 1/3. The full
-    # measurement is bench/cards_bot.py.
-    tournaments = 200
+    # measurement is bench/cards_bot.py. A tenth under `make test-fast` (tests/budget.py).
+    tournaments = examples(200)
     rate = sum(bot_share(index, CardRules(tokens=3)) for index in range(tournaments)) / tournaments
     assert rate >= 0.45

@@ -150,7 +150,7 @@ def turn_worth(here: Position, turn: Turn) -> int:
 def test_a_turn_is_worth_what_the_policy_expects(rules: dict[str, object], seed: int) -> None:
     here = position(3, None, **rules)
     rng = random.Random(seed)
-    turns = 20_000
+    turns = examples(20_000)  # the bound is in standard errors: it widens with fewer turns
     worth = [turn_worth(here, dice_bot.play_turn(here, rng)) for _ in range(turns)]
     mean = sum(worth) / turns
     spread = math.sqrt(sum((w - mean) ** 2 for w in worth) / (turns - 1))
@@ -167,7 +167,7 @@ def test_the_30s_totals_on_the_chances_page_come_up_as_often_as_predicted(
     here = position(4, None, preset="30s", set_aside=rule)
     totals = dict(odds._distribution(dice_bot.plan(here).solution))
     rng = random.Random(seed)
-    turns = 20_000
+    turns = examples(20_000)
     played = Counter(dice_bot.play_turn(here, rng).total for _ in range(turns))
     for chance, count in (
         (

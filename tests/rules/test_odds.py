@@ -301,7 +301,7 @@ def assert_close(hits: int, turns: int, chance: Fraction) -> None:
 @pytest.mark.parametrize(("rule", "seed"), [("any", 3030), ("one", 3131)])
 def test_playing_the_best_choices_wins_as_often_as_predicted(rule: SetAside, seed: int) -> None:
     rng = random.Random(seed)
-    turns = 20_000
+    turns = examples(20_000)  # the bounds below are in standard errors: they widen with fewer
     totals = [play(rng, 6, 0, 30, rule) for _ in range(turns)]
     odds = turn_odds(30, rule)
     assert_close(sum(total > 30 for total in totals), turns, odds.p_beat)
@@ -317,7 +317,7 @@ def test_every_target_the_chances_page_shows_is_beaten_as_often_as_predicted(
     target: int, rule: SetAside
 ) -> None:
     rng = random.Random(target * 10 + len(rule))
-    turns = 8_000
+    turns = examples(8_000)
     hits = sum(play(rng, 6, 0, target, rule) > target for _ in range(turns))
     assert_close(hits, turns, turn_odds(target, rule).p_beat)
 
@@ -334,7 +334,7 @@ def test_choices_win_as_often_as_predicted(
     roll: tuple[int, ...], kept: int, rule: SetAside, seed: int
 ) -> None:
     rng = random.Random(seed)
-    turns = 4_000
+    turns = examples(4_000)
     for choice in keep_choices(roll, kept, 30, rule)[:3]:
         dice_left = len(roll) - len(choice.keep)
         hits = sum(
