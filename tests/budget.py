@@ -1,13 +1,14 @@
-"""How many examples each hypothesis property tries.
+"""How much each test tries: a property's examples, a Monte Carlo check's turns, a whole
+game's length, a stress test's seconds.
 
-`make test` and CI try each property's full budget, written where it is declared. `make
-test-fast` loads the `dev` profile (`--hypothesis-profile=dev`), which tries a tenth of each:
-the same properties, for feedback within a minute. A few seeded whole games shrink with it
-where their length is the budget (`dev_profile`): the card tournament played through the
-pages goes to two tokens instead of five, and the readers and writers of the stress test
-hammer one game for one second instead of three. The Monte Carlo checks of the odds and
-of the computers (`examples` around their turns or tournaments) play a tenth as well; their
-bounds are in standard errors, so they widen by themselves.
+`make test` and CI try each full budget, written where it is declared. `make test-fast` loads
+the `dev` profile (`--hypothesis-profile=dev`), which tries a tenth of each property: the
+same checks, for feedback within a minute. The Monte Carlo checks of the odds and of the
+computers (`examples` around their turns or tournaments) play a tenth as well; their bounds
+are in standard errors, so they widen by themselves. Where a length or a time is the budget
+(`dev_profile`), the card tournament played through the pages goes to two tokens instead of
+five, and the stress test's readers and writers hammer one game for one second instead of
+three.
 
 A property that plays random games through the store searches the rules, which are plain
 Python and the same on both databases: the SQLite pass of `make test` tries its whole budget,
