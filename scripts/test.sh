@@ -36,7 +36,8 @@ unset PYTHONDONTWRITEBYTECODE
 echo "== SQLite"
 # On every core (pytest-xdist): each worker is its own process with its own test database
 # (named after its pid, thirty/settings.py) and its own live server on a port the system
-# picks. Work is stolen from a busy worker, since a few tests take far longer than most.
+# picks. Work is stolen from a busy worker, since a few tests take far longer than most; the
+# order of the tests decides who starts with what (tests/conftest.py, `in_working_order`).
 "$BIN/pytest" -q -rs -n "${THIRTY_WORKERS:-auto}" --dist worksteal "$@"
 
 if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then

@@ -173,7 +173,8 @@ def runs_on_postgresql(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `postgres` run in the PostgreSQL pass of `make test` only, and the
-    PostgreSQL pass runs only the tests that can behave differently there."""
+    PostgreSQL pass runs only the tests that can behave differently there. Then the order in
+    which the workers take them (below)."""
     if os.getenv("THIRTY_PG_ALL") == "1":  # every test on PostgreSQL, as before the choice
         keep = list(items)
     elif tests.budget.postgresql_pass():
@@ -182,7 +183,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         keep = [item for item in items if item.get_closest_marker("postgres") is None]
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in keep])
-        items[:] = keep
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    items[:] = in_working_order(keep, workers)
+
+
+def in_working_order(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The order in which the workers take the tests. pytest-xdist (`--dist worksteal`,
+    scripts/test.sh) gives each worker an equal part of the list in turn (on two cores, the
+    first half and the second), and a worker that runs out takes half of what another has
+    left, from its end.
+
+    So the tests that mostly wait on real time (`waits`: a table's pace, a poll, a phone
+    going quiet) open the first part, one after another on one worker: run side by side, two
+    of them left both cores idle for seconds. Beside them, the second part opens with the
+    long ones (`slow`; a long test late in a worker's list would be left to run alone, since
+    the other worker takes work from the end), the browser's first, then the browser's
+    others: each keeps more than one core busy (Chromium, the live server and the test). The
+    many short ones come last, so that both workers end together; they keep pytest-django's
+    order (database tests, then transactional ones, then those without a database)."""
+
+    def rank(item: pytest.Item) -> int:
+        marked = {mark.name for mark in item.iter_markers()}
+        if "waits" in marked:
+            return 0
+        if "slow" in marked:
+            return 1 if "browser" in marked else 2
+        return 3 if "browser" in marked else 4
+
+    ranked = sorted(items, key=rank)  # a stable sort
+    waiting = [item for item in ranked if rank(item) == 0]
+    heavy = [item for item in ranked if 0 < rank(item) < 4]
+    rest = [item for item in ranked if rank(item) == 4]
+    first = max(0, len(items) // max(workers, 2) - len(waiting))
+    return waiting + rest[:first] + heavy + rest[first:]
 
 
 @pytest.fixture(scope="session")

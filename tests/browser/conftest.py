@@ -45,6 +45,13 @@ def browser_type_launch_args() -> dict[str, Any]:
     }
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Every test here drives Chromium (`browser`), whether or not its module says so: the
+    order in which the workers take the tests reads it (tests/conftest.py)."""
+    if HERE in Path(str(item.path)).resolve().parents:
+        item.add_marker(pytest.mark.browser)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if CHROMIUM.exists():
         return

@@ -55,6 +55,7 @@ def serious_violations(page: Any) -> list[dict[str, Any]]:
 
 # Each colour scheme once and each language once: the colours are the same in both languages,
 # and the words (labels, names, the page's language) the same in both schemes.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("language", "scheme"), [(ENGLISH, "dark"), (DANISH, "light")], ids=["en-dark", "da-light"]
 )
@@ -166,6 +167,7 @@ def test_the_sheet_draws_its_chart_and_a_watcher_sees_it_grow(open_browser: Any)
     ]
 
 
+@pytest.mark.slow
 def test_a_phone_fetches_the_chart_only_once_it_comes_into_sight(open_browser: Any) -> None:
     """A watcher's chart below a long sheet is not fetched after every turn: the update's
     picture waits until the phone scrolls to it, and then shows the latest turn's chart."""

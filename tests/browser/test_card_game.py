@@ -44,6 +44,7 @@ def hand_codes(page: Any) -> set[str]:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.journey  # on PostgreSQL too: hidden hands, claimed seats, a computer seat
 def test_two_phones_and_a_computer_play_while_a_watcher_follows(
     open_browser: Callable[..., Any],

@@ -24,6 +24,8 @@ STOCK_OUT = {
     "en": "Deal 1 is over: the stock ran out, and {names} each give up a token.",
     "da": "Runde 1 er slut: trækbunken er brugt op, og {names} afleverer hver en polet.",
 }
+# How long the banner stays, unless tapped (static/thirty.js).
+DEAL_BANNER_MS = 5_000
 NAMES = ("Anna", "Ben")
 LANGUAGES = (ENGLISH, DANISH)
 BOTH = {"en": "Anna and Ben", "da": "Anna og Ben"}
@@ -68,6 +70,8 @@ def test_every_phone_sees_the_deal_end_with_its_total_for_a_few_seconds(
     game = new_game()
     watchers = {language: open_browser(PHONE, locale=language.locale) for language in LANGUAGES}
     for watcher in watchers.values():
+        # The phones' clocks run as usual, but the test moves them on rather than waiting.
+        watcher.clock.install()
         watcher.goto(f"/g/{game.pk}/")
         expect(watcher.locator("#card-area")).to_be_visible()
         expect(watcher.locator("#deal-banner")).to_have_count(0)
@@ -76,8 +80,16 @@ def test_every_phone_sees_the_deal_end_with_its_total_for_a_few_seconds(
         banner = watcher.locator("#deal-banner")
         expect(banner).to_be_visible()
         expect(banner.locator("p")).to_have_text(what_the_table_saw(game, language))
+    # It stays up for five seconds and then goes by itself. Each phone's clock stops just
+    # after its banner came, and moves on only when told: three seconds on, it is still up;
+    # five, and it has gone.
     for watcher in watchers.values():
-        expect(watcher.locator("#deal-banner")).to_be_hidden(timeout=8_000)  # it goes by itself
+        watcher.clock.pause_at(watcher.evaluate("Date.now()") / 1_000)  # in seconds
+        watcher.clock.fast_forward(DEAL_BANNER_MS - 2_000)
+        expect(watcher.locator("#deal-banner")).to_be_visible()
+    for watcher in watchers.values():
+        watcher.clock.fast_forward(2_100)
+        expect(watcher.locator("#deal-banner")).to_be_hidden()
     # A phone that opens the page later is not shown an old deal's end.
     later = open_browser(PHONE, locale=DANISH.locale)
     later.goto(f"/g/{game.pk}/")

@@ -58,6 +58,7 @@ def quick_figures(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     chances.forget_estimates()  # no later test reads the figures of 20 games
 
 
+@pytest.mark.waits
 def test_quick_changes_ask_for_the_estimate_once_with_the_last_rules(
     open_browser: Any, quick_figures: Path
 ) -> None:
@@ -79,6 +80,7 @@ def test_quick_changes_ask_for_the_estimate_once_with_the_last_rules(
     assert changes[0].get("healing") == ["on"] and changes[0].get("free_for_all") == ["on"]
 
 
+@pytest.mark.waits
 def test_a_change_while_the_first_figures_are_worked_out_gets_its_own(
     open_browser: Any, quick_figures: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,6 +33,7 @@ def expect_game_page_in(page: Any, say: Language, next_roller: str) -> None:
     expect(page.get_by_role("heading", name=say.follow)).to_be_visible()
 
 
+@pytest.mark.slow
 def test_the_switch_on_a_phone_turns_the_game_danish_and_it_stays_so(
     open_browser: Callable[..., Any],
 ) -> None:

@@ -17,6 +17,7 @@ WORDS = {
 }
 
 
+@pytest.mark.waits
 def test_the_host_sees_a_phone_arrive_and_go_quiet(
     open_browser: Callable[..., Any], settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

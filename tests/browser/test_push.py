@@ -82,6 +82,7 @@ def following(phone: Any, asked: list[str]) -> None:
     expect(phone.locator("body[data-stream=open]")).to_be_attached()
 
 
+@pytest.mark.waits
 def test_a_change_comes_in_the_event_and_the_page_asks_for_nothing(
     open_browser: Callable[..., Any], live_server: Any
 ) -> None:
@@ -134,6 +135,7 @@ def test_a_card_table_comes_in_the_event_with_the_seat_s_own_hand(
     assert (polls(watched), polls(asked_by_ben)) == before, "no phone asked for the update"
 
 
+@pytest.mark.waits
 @pytest.mark.journey  # on PostgreSQL too: the rows a phone missed, read back after a cut
 def test_a_phone_that_lost_its_connection_catches_up(
     open_browser: Callable[..., Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
@@ -178,6 +180,7 @@ def test_a_phone_that_lost_its_connection_catches_up(
     assert polls(asked) == polled_before
 
 
+@pytest.mark.waits
 def test_a_stream_the_server_refused_opens_again_with_the_first_poll_that_gets_through(
     open_browser: Callable[..., Any], live_server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -220,6 +223,7 @@ def test_a_stream_the_server_refused_opens_again_with_the_first_poll_that_gets_t
     assert f"events?v={version}&" in seen[through + 1][1], seen
 
 
+@pytest.mark.waits
 @pytest.mark.real_pace  # the poll this test is about: every second, as players have it
 def test_without_the_stream_the_page_polls(
     open_browser: Callable[..., Any], live_server: Any

@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from games import store
@@ -26,6 +27,7 @@ def hand(page: Any) -> set[str]:
     )
 
 
+@pytest.mark.slow
 def test_every_seats_phone_follows_the_rematch_into_its_own_seat_with_its_hand(
     open_browser: Callable[..., Any],
 ) -> None:

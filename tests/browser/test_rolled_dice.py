@@ -39,6 +39,7 @@ def faces(page: Any, selector: str) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_a_seat_rolls_on_its_phone_while_the_table_watches(
     open_browser: Callable[..., Any],
 ) -> None:

@@ -54,6 +54,7 @@ def lan_browser(browser_type: Any) -> Iterator[Any]:
     browser.close()
 
 
+@pytest.mark.waits
 def test_on_plain_http_the_screen_stays_on_from_a_tap_and_share_falls_back_to_copy(
     lan_browser: Any, live_server: Any, settings: Any
 ) -> None:

@@ -157,6 +157,7 @@ class Roller:
         return state
 
 
+@pytest.mark.slow
 def test_three_phones_make_the_dice_and_one_leaves_after_rolling(
     open_browser: Callable[..., Any], settings: Any
 ) -> None:

@@ -66,6 +66,7 @@ def test_enter_without_scripts_starts_the_game_and_removes_nobody(
         context.close()
 
 
+@pytest.mark.waits
 @pytest.mark.real_pace  # the cool-down this test is about: 600 ms, as players have it
 def test_a_double_tap_on_the_pad_records_one_turn(open_browser: Callable[..., Any]) -> None:
     language = DANISH  # the pad is the same in both languages

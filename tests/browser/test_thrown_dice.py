@@ -58,6 +58,7 @@ def tap_faces(phone: Any, faces: str) -> None:
     expect(entry.locator("[data-dice-entry]")).to_have_value(faces)
 
 
+@pytest.mark.slow
 def test_a_turn_thrown_at_the_table_is_refereed_roll_by_roll(
     open_browser: Callable[..., Any],
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from games import store
@@ -118,6 +119,7 @@ def test_a_seat_s_phone_follows_the_rematch_in_its_own_seat(
     expect(host.locator("#seat-links")).to_contain_text("Ben")
 
 
+@pytest.mark.waits
 def test_a_turn_after_the_computers_is_told_once_their_cards_have_been_shown(
     open_browser: Callable[..., Any], settings: Any
 ) -> None:
@@ -147,6 +149,7 @@ def test_a_turn_after_the_computers_is_told_once_their_cards_have_been_shown(
     assert anna.evaluate("window.vibratedAt[0]") >= last_card_shown - 50
 
 
+@pytest.mark.slow
 def test_the_next_deals_first_turn_is_told_once_the_deal_end_is_tapped_away(
     open_browser: Callable[..., Any],
 ) -> None:

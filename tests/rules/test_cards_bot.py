@@ -74,6 +74,7 @@ def bot_share(index: int, rules: CardRules) -> float:
     return 1 / len(outcome.winners) if bot_seat in outcome.winners else 0.0
 
 
+@pytest.mark.slow
 def test_the_bot_beats_two_random_players_far_more_often_than_chance() -> None:
     # Seeded, so the figure is the same on every run; chance would be 1/3. The full
     # measurement is bench/cards_bot.py. A tenth under `make test-fast` (tests/budget.py).

@@ -12,6 +12,7 @@ import random
 from dataclasses import replace
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -143,6 +144,7 @@ def random_move(rng: random.Random) -> Move:
     return Move(code, value, colour)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(1000), deadline=None)
 @given(
     setup=setups(),

@@ -109,6 +109,7 @@ def test_weaker_attacks_stop_on_exactly_thirty_under_precise_elimination() -> No
 # Legality over random games of every rule set.
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(120), deadline=None)
 @given(rules=rule_sets, players=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_the_computer_only_ever_makes_legal_moves(rules: RuleSet, players: int, seed: int) -> None:

@@ -10,6 +10,7 @@ import math
 import random
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def simple_thirty(players: int, start: int, rng: random.Random) -> int:
     return turns
 
 
+@pytest.mark.slow
 def test_the_percentiles_match_a_simple_simulation_with_other_dice() -> None:
     rules = RuleSet.from_dict({"start_points": 10})
     found = estimate(rules, 3)

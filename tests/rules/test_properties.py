@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,7 @@ def check_turn(before: Position, row: Row, after: Position) -> None:
         assert after.next_roller is not None and not after.is_out(after.next_roller)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(1500), deadline=None)
 @given(rules=rule_sets, players=st.integers(2, 8), seed=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(rules: RuleSet, players: int, seed: int) -> None:

@@ -704,6 +704,7 @@ def test_a_weaker_attack_stops_on_a_sure_knockout_and_rolls_on_for_a_big_margin(
 # Monte Carlo: the computer, one call at a time, beats 30 as often as the exact odds say.
 
 
+@pytest.mark.slow
 def test_the_computer_beats_thirty_as_often_as_the_exact_odds_say() -> None:
     here = position(4)
     turn_plan = dice_bot.plan(here)

@@ -225,6 +225,7 @@ def test_a_typed_in_turn_undoes_as_before(client: Client) -> None:
     assert undo.status_code == 200 and undo.json()["turns"] == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [

@@ -131,6 +131,7 @@ def read_with_link(game_id: str, link: str) -> str:
 
 # Three tournaments: plain, with the Queens rule and with fewer Jacks; the plain one alone
 # under `make test-fast` and in the PostgreSQL pass (tests/budget.py).
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(examples(3, on_postgresql=1)))
 def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) -> None:
     """Play random tournaments through the API; after every move, look as a watcher, as each
@@ -226,6 +227,7 @@ def test_a_move_the_rules_refuse_changes_nothing(client: Client) -> None:
     assert Game.objects.get(pk=game["id"]).moves.count() == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(examples(2, on_postgresql=1)))
 def test_no_answer_shows_a_dice_games_seed_before_the_end(client: Client, seed: int) -> None:
     """The dice games' secret is their seed, which would tell every die to come. Through the

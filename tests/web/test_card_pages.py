@@ -195,6 +195,7 @@ def test_a_computers_move_keeps_its_number_on_every_phone_however_long_the_tourn
     assert max(seen) > cards.SNAPSHOT_LOG + 10, "the tournament ended before its log was cut"
 
 
+@pytest.mark.slow
 def test_a_table_of_four_with_a_computer_plays_a_tournament_to_the_end() -> None:
     # Five tokens each (the usual game) on SQLite. The PostgreSQL pass and `make test-fast`
     # play two: each deal sends the database the same statements and locks, and two tokens

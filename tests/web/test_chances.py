@@ -100,6 +100,7 @@ def read_line(html: str, danish: bool = False) -> tuple[int, int, int, list[int]
 
 # The figures are 1,000 games of the rules (plain Python) kept in a file of the data
 # directory: the same on both databases, so this is left out of the PostgreSQL pass.
+@pytest.mark.slow
 @pytest.mark.sqlite
 def test_the_create_form_shows_the_usual_range_of_a_game_without_javascript(
     client: Client, data_dir: Path

@@ -105,6 +105,7 @@ def test_behind_a_proxy_the_client_is_the_address_the_proxy_saw(client: Client) 
     assert guess("198.51.100.1", "203.0.113.8") == 403  # another client behind the proxy
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_two_worker_processes_and_a_restart_share_one_count(tmp_path: Any) -> None:
     """The production server with two workers: exactly the limit in all, and still after a

@@ -100,6 +100,7 @@ def _many_games(count: int) -> None:
             cursor.execute("ANALYZE games_game, games_seat, games_turn")
 
 
+@pytest.mark.slow
 def test_history_and_player_pages_cost_the_same_with_5000_games_as_with_30(
     client: Client,
 ) -> None:

@@ -191,6 +191,7 @@ def test_a_roll_costs_the_same_queries_at_turn_300_as_at_turn_3() -> None:
 # What a whole game checks is in the page (a button for every step a form offers), which both
 # databases serve alike; a roll's statements and locks on PostgreSQL are checked by the test
 # above and by the store's tests there. So it is left out of the PostgreSQL pass.
+@pytest.mark.slow
 @pytest.mark.sqlite
 @pytest.mark.parametrize(
     "rule_set",

@@ -64,6 +64,7 @@ def check_log(game: Game) -> None:
 HAND_OVER = ["computer", "person"]  # the host hands a seat to the computer, or back
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(30, on_postgresql=10), deadline=None)
 @given(
     rules=rule_sets,

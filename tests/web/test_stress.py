@@ -79,6 +79,7 @@ def stress(seconds: float, readers: int = 4, writers: int = 2) -> Counter[str]:
     return counts
 
 
+@pytest.mark.slow
 def test_readers_and_writers_at_once_never_get_a_server_error() -> None:
     # Three seconds of it; one under `make test-fast` (tests/budget.py).
     counts = stress(1.0 if dev_profile() else 3.0)

@@ -175,6 +175,7 @@ class Table:
         return checked
 
 
+@pytest.mark.slow
 def test_random_games_are_reopened_and_no_turn_is_rolled_twice() -> None:
     counts: Counter[str] = Counter()
 
