@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.template import Template
 
 import tests.budget  # registers the `dev` hypothesis profile before it is loaded
 
@@ -107,6 +108,36 @@ def _own_static_root(tmp_path_factory: pytest.TempPathFactory) -> Generator[None
         del os.environ["THIRTY_STATIC_ROOT"]
     else:
         os.environ["THIRTY_STATIC_ROOT"] = previous
+
+
+# How a template renders outside tests, taken before Django's test environment replaces it
+# (django-stubs leaves out these two private names).
+SERVED_RENDER = Template._render  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _templates_render_as_served(django_test_environment: None) -> Generator[None, None, None]:
+    """Templates render as on the production server. Django's test environment instruments
+    every template, include and block it renders, so that a test client's answer can say
+    which templates and contexts made it: a signal and a copy of the context each time, which
+    cost a fifth of the web tests' CPU (tests/web on two workers: 158 CPU-seconds with it,
+    123 without). The browser tests' live servers, which run in this process, paid it too.
+    A test that reads `response.templates` or `response.context` asks for `template_records`."""
+    from django.test.utils import instrumented_test_render  # type: ignore[attr-defined]
+
+    assert SERVED_RENDER is not instrumented_test_render  # taken before the test environment
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Template, "_render", SERVED_RENDER)
+        yield
+
+
+@pytest.fixture
+def template_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Django's test instrumentation of templates, for a test that reads which templates and
+    contexts made an answer (`response.templates`, `response.context`)."""
+    from django.test.utils import instrumented_test_render  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(Template, "_render", instrumented_test_render)
 
 
 @pytest.fixture(autouse=True, scope="session")

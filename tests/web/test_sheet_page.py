@@ -134,6 +134,7 @@ def test_a_watchers_update_after_a_turn_costs_a_few_statements_however_long_the_
     assert len(early) == len(late) <= 7, late
 
 
+@pytest.mark.usefixtures("template_records")  # reads the answer's templates or context
 @pytest.mark.parametrize("language", ["en", "da"])
 def test_the_page_after_a_turn_draws_only_the_new_row(
     language: str, monkeypatch: pytest.MonkeyPatch

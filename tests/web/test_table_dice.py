@@ -138,6 +138,7 @@ def check(data: dict[str, Any]) -> int:
     return checked
 
 
+@pytest.mark.usefixtures("template_records")  # reads the answer's templates or context
 @pytest.mark.slow
 def test_a_whole_game_of_table_dice_mixes_every_phone_and_checks_out(client: Client) -> None:
     game, host, anna, ben = new_table(client, start_points=2)

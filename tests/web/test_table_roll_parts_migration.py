@@ -34,6 +34,7 @@ def old_apps() -> Iterator[Apps]:
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
+@pytest.mark.usefixtures("template_records")  # reads the answer's templates or context
 def test_a_roll_made_with_one_part_checks_out_after_the_migration(old_apps: Apps) -> None:
     models = {
         name: old_apps.get_model("games", name)
