@@ -52,18 +52,15 @@ def assert_paced(shown: list[tuple[str, float]], pace_ms: int, *, real: bool = F
         assert min(gaps) >= 1000, gaps
 
 
-@pytest.mark.waits
 @pytest.mark.real_pace  # 1.5 s a move, as a table has it
 def test_a_dice_computers_rolls_then_total_then_row_come_one_by_one(
     open_browser: Callable[..., Any],
 ) -> None:
-    # One computer at the real pace (about ten moves of 1.5 s) on a phone whose clock the test
-    # moves on, rather than waiting 15 s; two, one after the other, at a quicker pace below, in
-    # real time.
+    # One computer at the real pace (about ten moves of 1.5 s); two, one after the other, at a
+    # quicker pace below. Both on a phone whose clock the test moves on, rather than waiting.
     watch_dice(open_browser, ENGLISH, django_settings.THIRTY_PACE_MS, computers=1, real=True)
 
 
-@pytest.mark.waits
 def test_a_dice_computers_turn_is_paced_in_danish_too_and_on_the_table_screen(
     open_browser: Callable[..., Any], settings: Any
 ) -> None:
@@ -111,7 +108,10 @@ def watch_dice(
     real: bool = False,
 ) -> None:
     """A phone follows a person's turn and the computers' after it (`screen="table"`: the
-    table screen, phone-sized, whose latest moves wait for the dice with the sheet's rows)."""
+    table screen, phone-sized, whose latest moves wait for the dice with the sheet's rows).
+    The phone's clock stops as the first move shows, and the test moves it on a pace at a
+    time: the page keeps its pace by that clock alone. (The card computers' pace, the same
+    script, is watched in real time below.)"""
     seats = range(1, computers + 1)
     game, _ = dice_moves.create_game(
         "Pace",
@@ -120,8 +120,7 @@ def watch_dice(
         computers=list(seats),
     )
     phone = open_browser(PHONE, locale=language.locale)
-    if real:
-        phone.clock.install()  # it runs as usual until it is paused below
+    phone.clock.install()  # it runs as usual until it is paused below
     phone.goto(f"/g/{game.pk}/{screen}")
     expect(phone.locator("#sheet-rows tr")).to_have_count(0)
     phone.evaluate(WATCH_REVEALS)
@@ -130,9 +129,7 @@ def watch_dice(
     # The computers' dice come with the update of the version Anna's turn made: on a busy
     # machine (the suite on both cores) that update can take a few seconds to arrive.
     phone.wait_for_function("() => window.reveals.length >= 1", timeout=LIVE_TIMEOUT_MS * 6)
-    if real:
-        # The phone's clock stops as the first move shows, and goes on only when moved.
-        phone.clock.pause_at(phone.evaluate("Date.now()") / 1_000)  # in seconds
+    phone.clock.pause_at(phone.evaluate("Date.now()") / 1_000)  # in seconds
     if pace_ms >= 1000:
         for spoiler in ("#sheet-foot", "#status"):
             expect(phone.locator(spoiler)).to_have_class(re.compile("pace-wait"))
@@ -149,12 +146,11 @@ def watch_dice(
             *(f"hunt-{number}-{n}" for n in range(1, len(robot.get("hunt_rolls") or []) + 1)),
             f"row-{number}",
         ]
-    if real:
-        for _ in expected:  # a pace at a time, as long as moves are left to show
-            if phone.evaluate("window.reveals.length") >= len(expected):
-                break
-            phone.clock.run_for(pace_ms)
-        phone.clock.resume()
+    for _ in expected:  # a pace at a time, as long as moves are left to show
+        if phone.evaluate("window.reveals.length") >= len(expected):
+            break
+        phone.clock.run_for(pace_ms)
+    phone.clock.resume()
     shown = reveals(phone, len(expected))
     assert [key for key, _ in shown] == expected
     assert_paced(shown, pace_ms, real=real)
