@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from games import claims
@@ -28,6 +29,22 @@ def wait_until(
     while not condition():
         assert time.monotonic() < deadline, why()
         page.wait_for_timeout(50)
+
+
+def pause_the_clock(page: Any) -> None:
+    """Stop the page's clock (installed with `page.clock.install()`) about where it is now,
+    to move it on by hand after (`page.clock.run_for`, `fast_forward`). Playwright stops it
+    at a given time and refuses one already past: the time read from the page moves on while
+    the command travels (more so on a busy machine), so it is taken a little ahead, and
+    further ahead if even that has passed."""
+    for ahead_ms in (100, 400, 1_000):
+        try:
+            page.clock.pause_at((page.evaluate("Date.now()") + ahead_ms) / 1_000)  # seconds
+            return
+        except PlaywrightError as error:
+            if "to the past" not in error.message:
+                raise
+    raise AssertionError("the page's clock ran ahead of every time it was to stop at")
 
 
 @dataclass(frozen=True)

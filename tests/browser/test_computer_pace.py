@@ -19,7 +19,7 @@ from games.kinds.dice import moves as dice_moves
 from games.rules import cards
 from games.rules import dice as dice_rules
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, pause_the_clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -129,7 +129,7 @@ def watch_dice(
     # The computers' dice come with the update of the version Anna's turn made: on a busy
     # machine (the suite on both cores) that update can take a few seconds to arrive.
     phone.wait_for_function("() => window.reveals.length >= 1", timeout=LIVE_TIMEOUT_MS * 6)
-    phone.clock.pause_at(phone.evaluate("Date.now()") / 1_000)  # in seconds
+    pause_the_clock(phone)
     if pace_ms >= 1000:
         for spoiler in ("#sheet-foot", "#status"):
             expect(phone.locator(spoiler)).to_have_class(re.compile("pace-wait"))

@@ -12,7 +12,7 @@ from games import store
 from games.kinds.cards import tournaments
 from games.models import Game
 from games.rules import cards
-from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, pause_the_clock
 
 # What the banner says, in each language (locale/da/LC_MESSAGES/django.po).
 OVER = {
@@ -84,7 +84,7 @@ def test_every_phone_sees_the_deal_end_with_its_total_for_a_few_seconds(
     # after its banner came, and moves on only when told: three seconds on, it is still up;
     # five, and it has gone.
     for watcher in watchers.values():
-        watcher.clock.pause_at(watcher.evaluate("Date.now()") / 1_000)  # in seconds
+        pause_the_clock(watcher)
         watcher.clock.fast_forward(DEAL_BANNER_MS - 2_000)
         expect(watcher.locator("#deal-banner")).to_be_visible()
     for watcher in watchers.values():
