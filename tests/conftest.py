@@ -121,7 +121,7 @@ def _templates_render_as_served(django_test_environment: None) -> Generator[None
     every template, include and block it renders, so that a test client's answer can say
     which templates and contexts made it: a signal and a copy of the context each time, which
     cost a fifth of the web tests' CPU (tests/web on two workers: 158 CPU-seconds with it,
-    123 without). The browser tests' live servers, which run in this process, paid it too.
+    125 without). The browser tests' live servers, which run in this process, paid it too.
     A test that reads `response.templates` or `response.context` asks for `template_records`."""
     from django.test.utils import instrumented_test_render  # type: ignore[attr-defined]
 
