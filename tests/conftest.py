@@ -241,12 +241,12 @@ def in_working_order(items: list[pytest.Item], workers: int) -> list[pytest.Item
             return 1 if "browser" in marked else 2
         return 3 if "browser" in marked else 4
 
-    ranked = sorted(items, key=rank)  # a stable sort
-    waiting = [item for item in ranked if rank(item) == 0]
-    heavy = [item for item in ranked if 0 < rank(item) < 4]
-    rest = [item for item in ranked if rank(item) == 4]
+    ranks: list[list[pytest.Item]] = [[] for _ in range(5)]
+    for item in items:  # each rank keeps the order it was given
+        ranks[rank(item)].append(item)
+    waiting, *heavy, rest = ranks
     first = max(0, len(items) // max(workers, 2) - len(waiting))
-    return waiting + rest[:first] + heavy + rest[first:]
+    return waiting + rest[:first] + [item for part in heavy for item in part] + rest[first:]
 
 
 @pytest.fixture(scope="session")

@@ -47,18 +47,13 @@ def browser_type_launch_args() -> dict[str, Any]:
 
 def pytest_itemcollected(item: pytest.Item) -> None:
     """Every test here drives Chromium (`browser`), whether or not its module says so: the
-    order in which the workers take the tests reads it (tests/conftest.py)."""
-    if HERE in Path(str(item.path)).resolve().parents:
-        item.add_marker(pytest.mark.browser)
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if CHROMIUM.exists():
+    order in which the workers take the tests reads it (tests/conftest.py). Without Chromium
+    they are skipped, and named with the reason."""
+    if HERE not in Path(str(item.path)).resolve().parents:
         return
-    skip = pytest.mark.skip(reason="Chromium not installed: apt-get install chromium")
-    for item in items:
-        if HERE in Path(str(item.path)).resolve().parents:
-            item.add_marker(skip)
+    item.add_marker(pytest.mark.browser)
+    if not CHROMIUM.exists():
+        item.add_marker(pytest.mark.skip(reason="Chromium not installed: apt-get install chromium"))
 
 
 @pytest.fixture(params=[ENGLISH, DANISH], ids=str)
