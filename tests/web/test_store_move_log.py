@@ -126,9 +126,9 @@ def test_random_games_replay_from_the_log_to_their_sheet(
             # A refused action leaves the log as it was checked. Checked again it costs the
             # whole log's replay each time: a game that computers alone can never end plays on
             # to the store's cap (5,000 turns), and then refuses every action.
-            if log_state(game) != checked:
-                check_log(game)
-                checked = log_state(game)
+            if (now := log_state(game)) != checked:
+                check_log(game)  # reads only
+                checked = now
 
 
 @pytest.mark.django_db(transaction=True)
