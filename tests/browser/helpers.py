@@ -11,8 +11,10 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from games import claims
+from games import claims, store
+from games.kinds.cards import tournaments
 from games.models import Game
+from games.rules import cards
 
 PHONE = {"width": 390, "height": 844}  # a phone held upright, as at the table
 
@@ -29,6 +31,21 @@ def wait_until(
     while not condition():
         assert time.monotonic() < deadline, why()
         page.wait_for_timeout(50)
+
+
+def play_first_legal_cards(
+    game: Game, until: Callable[[cards.Tournament], bool]
+) -> cards.Tournament:
+    """Whoever is to move plays their first legal card, as their phone would, until `until`
+    holds of the tournament; answers the tournament as it then stands (`game` read with it)."""
+    while True:
+        game.refresh_from_db()
+        state = tournaments.load_tournament(game)
+        if until(state):
+            return state
+        seat = state.to_move()
+        assert seat is not None
+        store.play(game.pk, seat, state.legal_moves()[0], version=game.version)
 
 
 def pause_the_clock(page: Any) -> None:

@@ -12,7 +12,14 @@ from games import store
 from games.kinds.cards import tournaments
 from games.models import Game
 from games.rules import cards
-from tests.browser.helpers import DANISH, ENGLISH, PHONE, Language, pause_the_clock
+from tests.browser.helpers import (
+    DANISH,
+    ENGLISH,
+    PHONE,
+    Language,
+    pause_the_clock,
+    play_first_legal_cards,
+)
 
 # What the banner says, in each language (locale/da/LC_MESSAGES/django.po).
 OVER = {
@@ -29,19 +36,6 @@ DEAL_BANNER_MS = 5_000
 NAMES = ("Anna", "Ben")
 LANGUAGES = (ENGLISH, DANISH)
 BOTH = {"en": "Anna and Ben", "da": "Anna og Ben"}
-
-
-def play_until_a_deal_ends(game: Game) -> None:
-    """Play the first legal card of whoever is to move, as their phones would, until the
-    first deal is over."""
-    while True:
-        game.refresh_from_db()
-        state = tournaments.load_tournament(game)
-        if state.deals:
-            return
-        seat = state.to_move()
-        assert seat is not None
-        store.play(game.pk, seat, state.legal_moves()[0], version=game.version)
 
 
 def what_the_table_saw(game: Game, language: Language) -> str:
@@ -75,7 +69,7 @@ def test_every_phone_sees_the_deal_end_with_its_total_for_a_few_seconds(
         watcher.goto(f"/g/{game.pk}/")
         expect(watcher.locator("#card-area")).to_be_visible()
         expect(watcher.locator("#deal-banner")).to_have_count(0)
-    play_until_a_deal_ends(game)
+    play_first_legal_cards(game, until=lambda state: bool(state.deals))
     for language, watcher in watchers.items():  # each phone in its own language
         banner = watcher.locator("#deal-banner")
         expect(banner).to_be_visible()
@@ -102,7 +96,7 @@ def test_the_deal_banner_goes_when_tapped(open_browser: Callable[..., Any]) -> N
     watcher = open_browser(PHONE, locale=language.locale)
     watcher.goto(f"/g/{game.pk}/")
     expect(watcher.locator("#card-area")).to_be_visible()
-    play_until_a_deal_ends(game)
+    play_first_legal_cards(game, until=lambda state: bool(state.deals))
     banner = watcher.locator("#deal-banner")
     expect(banner).to_be_visible()
     expect(banner.locator("p")).to_have_text(what_the_table_saw(game, language))

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from games import store
 from games.kinds.cards import tournaments
 from games.models import Game
+from games.rules import cards
 from tests.browser.conftest import LIVE_TIMEOUT_MS
-from tests.browser.helpers import DANISH, ENGLISH, PHONE, create_card_game
+from tests.browser.helpers import DANISH, ENGLISH, PHONE, create_card_game, play_first_legal_cards
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 NOT_TAKEN = {"en": "seat not taken", "da": "ikke taget endnu"}
@@ -27,18 +27,10 @@ def hand(page: Any) -> set[str]:
     )
 
 
-def play_first_legal_cards(game: Game, *, leave_the_last: bool = False) -> None:
-    """Each seat to move plays its first legal card, as its phone would, to the end of the
-    tournament, or with `leave_the_last` up to the card that would end it."""
-    while True:
-        game.refresh_from_db()
-        state = tournaments.load_tournament(game)
-        if state.finished:
-            return
-        seat, move = state.to_move() or 0, state.legal_moves()[0]
-        if leave_the_last and state.play(move, seat)[0].finished:
-            return
-        store.play(game.pk, seat, move, version=game.version)
+def last_card_is_next(state: cards.Tournament) -> bool:
+    """Whether the first legal card of whoever is to move ends the tournament."""
+    seat = state.to_move()
+    return seat is not None and state.play(state.legal_moves()[0], seat)[0].finished
 
 
 @pytest.mark.slow
@@ -54,7 +46,7 @@ def test_every_seats_phone_follows_the_rematch_into_its_own_seat_with_its_hand(
     # The tournament up to its last card, before the seats' phones open: they follow that card
     # live. Following every move is test_card_game's; here it only cost each move rendered on
     # four phones (about half of this test's CPU time).
-    play_first_legal_cards(game, leave_the_last=True)
+    play_first_legal_cards(game, until=last_card_is_next)
     phones = []
     for link, own in zip(links, (ENGLISH, DANISH, ENGLISH), strict=True):
         phone = open_browser(PHONE, locale=own.locale)
@@ -62,8 +54,8 @@ def test_every_seats_phone_follows_the_rematch_into_its_own_seat_with_its_hand(
         expect(phone.locator("#hand")).to_be_visible()
         phones.append(phone)
     old_address = phones[0].url
-    play_first_legal_cards(game)  # the card that ends the tournament, with every phone open
-    game.refresh_from_db()
+    # The card that ends the tournament, with every phone open.
+    play_first_legal_cards(game, until=lambda state: state.finished)
     for page in (host, *phones):  # each page follows it live
         page.wait_for_function(
             "v => Number(document.body.dataset.version) >= v",

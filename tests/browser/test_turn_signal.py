@@ -23,6 +23,7 @@ from tests.browser.helpers import (
     card_seat_phones,
     create_game,
     play_a_card,
+    play_first_legal_cards,
     tap,
 )
 from tests.browser.test_computer_pace import WATCH_REVEALS
@@ -158,12 +159,8 @@ def test_the_next_deals_first_turn_is_told_once_the_deal_end_is_tapped_away(
     phones = card_seat_phones(open_browser, game, host_key, ENGLISH, hooks=PHONE_HOOKS)
     for phone in phones.values():
         phone.evaluate(WATCH_BANNER)
-    while True:  # each plays their first legal card, from the table, until the deal is over
-        game.refresh_from_db()
-        state = tournaments.load_tournament(game)
-        if state.deals:
-            break
-        store.play(game.pk, state.to_move() or 0, state.legal_moves()[0], version=game.version)
+    # Each plays their first legal card, from the table, until the deal is over.
+    state = play_first_legal_cards(game, until=lambda state: bool(state.deals))
     starter = state.to_move()
     assert starter is not None
     phone = phones[starter]
