@@ -83,7 +83,10 @@
     }
     showVersion(update.version);
     if (document.activeElement?.closest?.("#turn-panel")) focusWasInPanel = true;
-    htmx.swap(live || document.body, update.html, { swapStyle: "none" }, { eventInfo: { pushed: true } });
+    // Settled as htmx settles an answer it fetched (after htmx.config.defaultSettleDelay):
+    // the new rows are in, and painted, without waiting for the new parts to be set up.
+    const settleDelay = htmx.config.defaultSettleDelay;
+    htmx.swap(live || document.body, update.html, { swapStyle: "none", settleDelay }, { eventInfo: { pushed: true } });
   };
   // A stream that the extension opens again after a cut starts from what the page shows.
   const syncStreamQuery = () => {
@@ -681,18 +684,22 @@
   const shareAfterFirstTurn = () => {
     const area = document.querySelector("#share-area.first");
     const legend = document.querySelector(".legend");
-    if (!area || !document.querySelector("#sheet-rows tr, [data-started]")) return;
+    if (!area || !document.querySelector("#sheet-rows tr, [data-started]")) return false;
     area.classList.remove("first");
     (legend || document.getElementById("card-area")).after(area);
     window.scrollTo(0, 0);
+    return true;
   };
   // The sheet's height and scroll are measured in the next frame, not in the swap: reading a
   // size there makes the browser lay out the whole page while an update is still going in,
-  // and the new row waited for it (about 3 ms a layout on a phone, more on a busy one).
+  // and the new row waited for it (about 3 ms a layout on a phone, more on a busy one). Asked
+  // for as the rows go in, not once they have settled, so that the frame that first shows a
+  // new row already has it scrolled into view.
   const fitInNextFrame = coalesced((run) => requestAnimationFrame(run), fitAndScroll);
+  document.body.addEventListener("htmx:afterSwap", fitInNextFrame);
+  document.body.addEventListener("htmx:oobAfterSwap", fitInNextFrame);
   document.body.addEventListener("htmx:afterSettle", () => {
-    shareAfterFirstTurn();
-    fitInNextFrame();
+    if (shareAfterFirstTurn()) fitInNextFrame();  // the sheet moved up the page
   });
   window.addEventListener("resize", fitSheet);
   document.addEventListener("keydown", (event) => {

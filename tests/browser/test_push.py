@@ -102,6 +102,34 @@ def test_a_change_comes_in_the_event_and_the_page_asks_for_nothing(
     assert streams(asked) == 1
 
 
+def test_the_first_frame_that_shows_a_pushed_row_has_it_in_view(
+    open_browser: Callable[..., Any], live_server: Any
+) -> None:
+    """A sheet longer than the screen scrolls: the frame in which a new row first shows
+    already has the sheet scrolled down to it and the points below it, however the update
+    settles after that."""
+    game = new_game(live_server)
+    for _ in range(24):
+        enter(live_server, game)
+    phone, asked = open_phone(open_browser, game)
+    following(phone, asked)
+    assert phone.locator("#sheet-wrap").evaluate("el => el.scrollHeight > el.clientHeight")
+    phone.evaluate(
+        """() => {
+          window.__inView = [];
+          const wrap = document.getElementById("sheet-wrap");
+          const rows = document.getElementById("sheet-rows");
+          new MutationObserver(() => requestAnimationFrame(() => {
+            window.__inView.push(wrap.scrollTop + wrap.clientHeight >= wrap.scrollHeight - 1);
+          })).observe(rows, { childList: true });
+        }"""
+    )
+    enter(live_server, game, 25)
+    expect(phone.locator("#sheet-rows tr")).to_have_count(25)
+    wait_until(phone, lambda: bool(phone.evaluate("window.__inView.length")))
+    assert phone.evaluate("window.__inView[0]"), "the sheet showed the new row before its end"
+
+
 def test_a_card_table_comes_in_the_event_with_the_seat_s_own_hand(
     open_browser: Callable[..., Any], live_server: Any
 ) -> None:
