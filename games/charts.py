@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from typing import Protocol
 
 import pygal
 from django.utils.translation import gettext as _
@@ -67,6 +68,23 @@ class SeatKey:
     @property
     def dashes(self) -> str:
         return dashes(self.position, won=self.won)
+
+
+class KeyedSeat(Protocol):
+    @property
+    def position(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def out(self) -> bool: ...
+
+
+def key_entries(seats: Sequence[KeyedSeat]) -> tuple[tuple[int, str, bool, bool], ...]:
+    """What a chart's key shows of each seat: its line (by place), its name and its mark
+    (won, out). Two versions of a game with the same entries show the same key."""
+    return tuple((seat.position, seat.name, seat.won, seat.out) for seat in seats)
 
 
 def colour(seat: int) -> str:

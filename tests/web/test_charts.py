@@ -157,3 +157,40 @@ def test_the_page_costs_the_same_at_turn_40_as_at_turn_4(persona: str, client: C
         return len(statements)
 
     assert statements_for(4) == statements_for(40)
+
+
+def _next_live(html: str) -> str:
+    """Where the page polls next: its `#live` element's address, as the update renews it."""
+    found = re.search(r'<div id="live"[^>]*hx-get="([^"]*)"', html)
+    assert found is not None, "the page or update renews #live"
+    return found.group(1).replace("&amp;", "&")
+
+
+def test_an_update_brings_the_chart_s_key_only_when_it_changed(client: Client) -> None:
+    """A watcher's update renews the chart's picture every turn; its key (each player's line
+    and link) only when a name, a win or a player out changes it."""
+    game = make_game(players=["Anna", "Ben", "Cleo"], rules={"start_points": 4})
+    live = _next_live(client.get(f"/g/{game.pk}/").content.decode())
+    game = play(game, RuleTurn(20))
+    update = client.get(live).content.decode()
+    assert re.search(r'<ul id="chart-key"[^>]*>\s*<li>', update), "the first turn starts the key"
+    live = _next_live(update)
+
+    play(game, RuleTurn(33, 2))  # Ben loses 2 of his 4: nobody's mark changes
+    update = client.get(live).content.decode()
+    assert 'id="chart-now"' in update and "chart.svg?v=" in update
+    assert 'id="chart-key"' not in update, "the same key again"
+
+    game = play(game, RuleTurn(34, 3), RuleTurn(20), RuleTurn(36, 1))
+    update = client.get(_next_live(update)).content.decode()
+    assert 'id="chart-key"' not in update, "three turns, still nobody out"
+
+    play(game, RuleTurn(31, 4))  # Cleo finds four 1s: Anna is out
+    update = client.get(_next_live(update)).content.decode()
+    key = re.search(r'<ul id="chart-key"[^>]*hx-swap-oob="true"[^>]*>(.*?)</ul>', update, re.S)
+    assert key is not None, "the key changed: the update brings it"
+    assert "✕ Anna" in key.group(1) and "Ben" in key.group(1) and "Cleo" in key.group(1)
+
+    # A page whose version this process never drew the key of gets the key with its update.
+    cache.clear()
+    assert 'id="chart-key"' in client.get(live).content.decode()

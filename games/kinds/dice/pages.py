@@ -17,9 +17,9 @@ from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import store
+from games import charts, store
 from games.access import Access
-from games.cache import cached
+from games.cache import cached, recall, remember
 from games.kinds.dice import chances, coach, moves, pace
 from games.kinds.dice.charts import render_chart
 from games.kinds.dice.describe import rules_summary
@@ -96,13 +96,17 @@ class DicePages:
                 own = [row for row in sheet.rows if row.cells[access.seat].rolled]
                 if own:
                     extra["entered_for_you"] = own[-1].total
-            response = _render_update(request, sheet, replace=replace, access=access, extra=extra)
+            response = _render_update(
+                request, sheet, replace=replace, access=access, extra=extra, shown=mark.version
+            )
             return _sheet_update(response, sheet, replace)
 
         # Every watcher asks for the same change at about the same moment: build it once.
         def build() -> Update:
             sheet, replace = sheet_since(game, count, last, earlier=LATEST_SHOWN)
-            response = _render_update(request, sheet, replace=replace, access=Access())
+            response = _render_update(
+                request, sheet, replace=replace, access=Access(), shown=mark.version
+            )
             return _sheet_update(response, sheet, replace)
 
         return cached(("update", game.pk, game.version, mark.version, count, last), build)
@@ -397,17 +401,39 @@ def _render_update(
     replace: bool,
     access: Access,
     extra: dict[str, Any] | None = None,
+    shown: int | None = None,
 ) -> HttpResponse:
+    """The update for a page that shows version `shown` (None: not known)."""
     if sheet.finished and sheet.summary is None:
         # The game just ended: the highlights and the BG Stats link need every row, once.
         game = sheet.game
         whole = cached(("ended", game.pk, game.version), lambda: full_sheet(game))
         sheet = dataclasses.replace(sheet, summary=whole.summary, bgstats_url=whole.bgstats_url)
-    context = _game_context(request, sheet, access) | {"replace": replace} | (extra or {})
-    response = render(request, "games/sheet_update.html", context)
+    context = _game_context(request, sheet, access) | {
+        "replace": replace,
+        "chart_key": _chart_key_news(sheet, shown),
+    }
+    response = render(request, "games/sheet_update.html", context | (extra or {}))
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
     response["X-Thirty-Version"] = str(sheet.game.version)
     return response
+
+
+def _chart_key_news(sheet: Sheet, shown: int | None) -> bool:
+    """Whether the chart's key differs from the one a page at version `shown` has, or that
+    is not known in this process: an update carries the key only then, since it changes only
+    with a name, a win or a player out (each of its lines and links is a part every phone
+    sets up again)."""
+    entries = _note_chart_key(sheet)
+    return shown is None or recall(("chart-key", sheet.game.pk, shown)) != entries
+
+
+def _note_chart_key(sheet: Sheet) -> tuple[tuple[int, str, bool, bool], ...]:
+    """The chart's key at the sheet's version, noted for the updates that follow it (none
+    before the first turn, when the chart has no lines)."""
+    entries = charts.key_entries(sheet.seats) if sheet.turn_count else ()
+    remember(("chart-key", sheet.game.pk, sheet.game.version), entries, replace=True)
+    return entries
 
 
 def _game_context(
@@ -420,6 +446,8 @@ def _game_context(
     whole_page: bool = False,
 ) -> dict[str, Any]:
     can_play = access.may_act(sheet.game, sheet.position.next_roller) and not sheet.finished
+    if whole_page:
+        _note_chart_key(sheet)  # the key this page shows in full
     if question is None and can_play:
         question = sheet.position.ask()
     answers = answers or {}
