@@ -46,15 +46,18 @@ _VALUE = re.compile(r"\bvalue=\"([^\"]*)\"")
 
 @dataclass
 class LiveState:
-    """What a page knows about its game: the poll address and the version, rows, last row."""
+    """What a page knows about its game: the poll address and the version, rows, last row,
+    and the mark of the chart's key it shows."""
 
     path: str
     v: str
     n: str
     t: str
+    k: str = ""
 
     def url(self) -> str:
-        return f"{self.path}?{urlencode({'v': self.v, 'n': self.n, 't': self.t})}"
+        marks = {"v": self.v, "n": self.n, "t": self.t} | ({"k": self.k} if self.k else {})
+        return f"{self.path}?{urlencode(marks)}"
 
     @property
     def version(self) -> int:
@@ -79,6 +82,7 @@ def parse_live(page: str) -> LiveState | None:
         query.get("v", [""])[0],
         query.get("n", [""])[0],
         query.get("t", [""])[0],
+        query.get("k", [""])[0],
     )
 
 
@@ -475,7 +479,7 @@ async def _poll(
     version = int(header) if header.isdigit() else new.version
     if version <= state.version:
         return False  # an answer that crossed a newer one: the page ignores it
-    state.v, state.n, state.t = new.v, new.n, new.t
+    state.v, state.n, state.t, state.k = new.v, new.n, new.t, new.k
     seen.append((received, version))
     return True
 
@@ -609,7 +613,7 @@ async def simulate(
         for _ in range(spec.followers):
             seen: list[tuple[float, int]] = []
             result.seen.append(seen)
-            own = LiveState(state.path, state.v, state.n, state.t)
+            own = LiveState(state.path, state.v, state.n, state.t, state.k)
             phase = start + rng.random() * POLL_SECONDS
             tasks.append(_follower(port, own, phase, stop, absolute_window, seen, counters))
     cpu_before = resource.getrusage(resource.RUSAGE_SELF)

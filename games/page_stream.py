@@ -38,11 +38,13 @@ HEARTBEAT = b": keep-alive\n\n"
 
 @dataclass(frozen=True)
 class Mark:
-    """What a page shows: the version, and for dice the rows it has (count, last id)."""
+    """What a page shows: the version, and for dice the rows it has (count, last id) and
+    the chart's key (`key`, a short mark of it: games/kinds/dice/pages.py)."""
 
     version: int
     count: int = 0
     last: int | None = None
+    key: str = ""
 
 
 @dataclass(frozen=True)
@@ -54,9 +56,10 @@ class Update:
     count: int = 0
     last: int | None = None
     whole: bool = False  # applies to whatever older version the page shows
+    key: str = ""
 
     def mark(self) -> Mark:
-        return Mark(self.version, self.count, self.last)
+        return Mark(self.version, self.count, self.last, self.key)
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,9 @@ from games.web.common import (
 # Where the page shell (templates/games/page.html) leaves room for `seat_notice.html`.
 SEAT_NOTICE = '<div id="seat-notice"></div>'
 
+# The longest chart-key mark a page sends back (`k`): the marks are 8 characters.
+KEY_MARK_CHARS = 16
+
 # Under a WSGI server (Django's development server, the tests' live server) a stream holds a
 # thread, so it ends after this long and the browser opens it again by itself.
 THREADED_STREAM_SECONDS = 55
@@ -174,9 +177,10 @@ def _follow_rematch(
 
 
 def _mark_of(query: QueryDict, version: int | None) -> Mark:
-    """What the page says it shows, from the marks of its poll (`?v=..&n=..&t=..`)."""
+    """What the page says it shows, from the marks of its poll (`?v=..&n=..&t=..&k=..`)."""
     count = int_or_none(query.get("n")) or 0
-    return Mark(-1 if version is None else version, count, int_or_none(query.get("t")))
+    key = query.get("k", "")[:KEY_MARK_CHARS]
+    return Mark(-1 if version is None else version, count, int_or_none(query.get("t")), key)
 
 
 def _update(request: HtmxHttpRequest, game: Game, access: Access, mark: Mark) -> Update:

@@ -168,7 +168,8 @@ def _next_live(html: str) -> str:
 
 def test_an_update_brings_the_chart_s_key_only_when_it_changed(client: Client) -> None:
     """A watcher's update renews the chart's picture every turn; its key (each player's line
-    and link) only when a name, a win or a player out changes it."""
+    and link) only when a name, a win or a player out changes it: the page says which key it
+    shows with each poll and stream (`k`), whichever process answers."""
     game = make_game(players=["Anna", "Ben", "Cleo"], rules={"start_points": 4})
     live = _next_live(client.get(f"/g/{game.pk}/").content.decode())
     game = play(game, RuleTurn(20))
@@ -191,6 +192,7 @@ def test_an_update_brings_the_chart_s_key_only_when_it_changed(client: Client) -
     assert key is not None, "the key changed: the update brings it"
     assert "✕ Anna" in key.group(1) and "Ben" in key.group(1) and "Cleo" in key.group(1)
 
-    # A page whose version this process never drew the key of gets the key with its update.
-    cache.clear()
-    assert 'id="chart-key"' in client.get(live).content.decode()
+    # A poll that does not say which key its page shows (one from before the key was said)
+    # gets the key with its update.
+    assert "&k=" in live
+    assert 'id="chart-key"' in client.get(live.split("&k=")[0]).content.decode()

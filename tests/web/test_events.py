@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -145,7 +146,10 @@ def test_an_unknown_game_is_404_and_the_api_says_why() -> None:
 def test_the_game_page_follows_its_stream_and_polls_as_a_fallback(client: Client) -> None:
     game = make_game()
     page = client.get(f"/g/{game.pk}/").content.decode()
-    assert f'sse-connect="/g/{game.pk}/events?v=1&amp;n=0&amp;t="' in page
+    # The same marks as its poll: the version, the rows and the chart's key it shows.
+    marks = re.search(r'hx-get="/g/[^/]+/live\?([^"]*)"', page)
+    assert marks is not None and marks.group(1).startswith("v=1&amp;n=0&amp;t=&amp;k=")
+    assert f'sse-connect="/g/{game.pk}/events?{marks.group(1)}"' in page
     assert 'hx-trigger="sse:version, thirty:behind, every 1s"' in page
     assert "htmx-ext-sse-2.2.4" in page
 

@@ -7,6 +7,7 @@ own; the views at the end of this module are dice-only pages of their own."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from typing import Any, cast
 
 from django.http import Http404, HttpResponse, HttpResponseBadRequest
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import charts, store
 from games.access import Access
-from games.cache import cached, recall, remember
+from games.cache import cached
 from games.kinds.dice import chances, coach, moves, pace
 from games.kinds.dice.charts import render_chart
 from games.kinds.dice.describe import rules_summary
@@ -97,7 +98,7 @@ class DicePages:
                 if own:
                     extra["entered_for_you"] = own[-1].total
             response = _render_update(
-                request, sheet, replace=replace, access=access, extra=extra, shown=mark.version
+                request, sheet, replace=replace, access=access, extra=extra, shown_key=mark.key
             )
             return _sheet_update(response, sheet, replace)
 
@@ -105,11 +106,11 @@ class DicePages:
         def build() -> Update:
             sheet, replace = sheet_since(game, count, last, earlier=LATEST_SHOWN)
             response = _render_update(
-                request, sheet, replace=replace, access=Access(), shown=mark.version
+                request, sheet, replace=replace, access=Access(), shown_key=mark.key
             )
             return _sheet_update(response, sheet, replace)
 
-        return cached(("update", game.pk, game.version, mark.version, count, last), build)
+        return cached(("update", game.pk, game.version, mark.version, count, last, mark.key), build)
 
     def move(self, request: HtmxHttpRequest, game: Game, access: Access) -> HttpResponse:
         """A typed-in turn (its answers so far), or one step of a turn the app rolls: the
@@ -391,6 +392,7 @@ def _sheet_update(response: HttpResponse, sheet: Sheet, replace: bool) -> Update
         sheet.turn_count,
         sheet.last_turn_id,
         whole=replace,
+        key=_chart_key_mark(sheet),
     )
 
 
@@ -401,9 +403,9 @@ def _render_update(
     replace: bool,
     access: Access,
     extra: dict[str, Any] | None = None,
-    shown: int | None = None,
+    shown_key: str | None = None,
 ) -> HttpResponse:
-    """The update for a page that shows version `shown` (None: not known)."""
+    """The update for a page whose chart's key is `shown_key` (its mark; None: not known)."""
     if sheet.finished and sheet.summary is None:
         # The game just ended: the highlights and the BG Stats link need every row, once.
         game = sheet.game
@@ -411,7 +413,7 @@ def _render_update(
         sheet = dataclasses.replace(sheet, summary=whole.summary, bgstats_url=whole.bgstats_url)
     context = _game_context(request, sheet, access) | {
         "replace": replace,
-        "chart_key": _chart_key_news(sheet, shown),
+        "chart_key": _chart_key_news(sheet, shown_key),
     }
     response = render(request, "games/sheet_update.html", context | (extra or {}))
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
@@ -419,21 +421,19 @@ def _render_update(
     return response
 
 
-def _chart_key_news(sheet: Sheet, shown: int | None) -> bool:
-    """Whether the chart's key differs from the one a page at version `shown` has, or that
-    is not known in this process: an update carries the key only then, since it changes only
+def _chart_key_news(sheet: Sheet, shown: str | None) -> bool:
+    """Whether the chart's key differs from the one the page shows (the mark it sent back,
+    `shown`; None: not known): an update carries the key only then, since it changes only
     with a name, a win or a player out (each of its lines and links is a part every phone
     sets up again)."""
-    entries = _note_chart_key(sheet)
-    return shown is None or recall(("chart-key", sheet.game.pk, shown)) != entries
+    return shown != _chart_key_mark(sheet)
 
 
-def _note_chart_key(sheet: Sheet) -> tuple[tuple[int, str, bool, bool], ...]:
-    """The chart's key at the sheet's version, noted for the updates that follow it (none
-    before the first turn, when the chart has no lines)."""
+def _chart_key_mark(sheet: Sheet) -> str:
+    """A short mark of what the chart's key shows (nothing before the first turn), which the
+    page sends back with its poll and its stream (`k`) to say which key it has."""
     entries = charts.key_entries(sheet.seats) if sheet.turn_count else ()
-    remember(("chart-key", sheet.game.pk, sheet.game.version), entries, replace=True)
-    return entries
+    return hashlib.blake2s(repr(entries).encode(), digest_size=4).hexdigest()
 
 
 def _game_context(
@@ -446,8 +446,6 @@ def _game_context(
     whole_page: bool = False,
 ) -> dict[str, Any]:
     can_play = access.may_act(sheet.game, sheet.position.next_roller) and not sheet.finished
-    if whole_page:
-        _note_chart_key(sheet)  # the key this page shows in full
     if question is None and can_play:
         question = sheet.position.ask()
     answers = answers or {}
@@ -459,6 +457,7 @@ def _game_context(
     # The latest moves in words, for the table screen (the watcher's page shown large, with
     # the same updates): a phone with a seat or the host's key never shows them.
     watcher = not access.host and access.seat is None
+    key_mark = _chart_key_mark(sheet)  # which key the page shows, said back with each poll
     return {
         # A turn with dice the app rolls: every phone sees it, the roller (or host) acts on it.
         "tray": tray,
@@ -496,7 +495,8 @@ def _game_context(
         "my_seat": access.seat,  # the turn signal tells this phone its own turn
         "seat_links_template": "games/seat_links.html",
         "exports": True,
-        "stream_marks": {"n": sheet.turn_count, "t": sheet.last_turn_id},
+        "chart_key_mark": key_mark,
+        "stream_marks": {"n": sheet.turn_count, "t": sheet.last_turn_id, "k": key_mark},
     } | _table_dice_context(game, access, sheet.position.next_roller)
 
 
