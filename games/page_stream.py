@@ -2,7 +2,7 @@
 
 A program's stream (`/api/games/<id>/events`), and a page's that does not say what it shows,
 carry only versions (`event: version`, see `games.web.game.events`). A page's stream that says
-what the page shows (`/g/<id>/events?v=..&n=..&t=..`, the same marks as its `/live` poll)
+what the page shows (`/g/<id>/events?v=..&n=..&t=..&k=..`, the same marks as its `/live` poll)
 carries instead, for every change, the update `/live` would have answered that page:
 
     id: 43

@@ -205,7 +205,7 @@ async def events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     change, and a comment line as a heartbeat when nothing happens, so proxies keep the
     stream open. Every event is `id: N`, `event: version`, `data: {"version": N}`; the page
     then asks `live` for what is new, and a program `GET /api/games/{id}`. A game page that
-    says what it shows (`/g/<id>/events?v=..&n=..&t=..`) is sent the updates themselves
+    says what it shows (`/g/<id>/events?v=..&n=..&t=..&k=..`) is sent the updates themselves
     instead (games/page_stream.py).
 
     Under ASGI an open stream is a coroutine waiting on the process's hub (games/push.py):
