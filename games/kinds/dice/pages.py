@@ -411,22 +411,14 @@ def _render_update(
         game = sheet.game
         whole = cached(("ended", game.pk, game.version), lambda: full_sheet(game))
         sheet = dataclasses.replace(sheet, summary=whole.summary, bgstats_url=whole.bgstats_url)
-    context = _game_context(request, sheet, access) | {
-        "replace": replace,
-        "chart_key": _chart_key_news(sheet, shown_key),
-    }
+    context = _game_context(request, sheet, access)
+    # The chart's key changes only with a name, a win or a player out, and each of its lines
+    # and links is a part every phone sets up again: it comes only when the page's differs.
+    context |= {"replace": replace, "chart_key": shown_key != context["chart_key_mark"]}
     response = render(request, "games/sheet_update.html", context | (extra or {}))
     # The page ignores an update older than what it already shows (a poll that crossed a turn).
     response["X-Thirty-Version"] = str(sheet.game.version)
     return response
-
-
-def _chart_key_news(sheet: Sheet, shown: str | None) -> bool:
-    """Whether the chart's key differs from the one the page shows (the mark it sent back,
-    `shown`; None: not known): an update carries the key only then, since it changes only
-    with a name, a win or a player out (each of its lines and links is a part every phone
-    sets up again)."""
-    return shown != _chart_key_mark(sheet)
 
 
 def _chart_key_mark(sheet: Sheet) -> str:
