@@ -55,6 +55,25 @@ def test_a_seat_rolls_and_sets_dice_aside_with_plain_forms() -> None:
     assert len(turn["rolls"][1]["dice"]) == 5
 
 
+def test_each_die_of_a_roll_shows_its_face_in_pips_and_says_it() -> None:
+    """The tray draws the dice that fell, in order: each as many pips as its face, named for
+    a screen reader; the dice set aside are drawn small beside them."""
+    game = make_game()
+    anna = seat_phone(game, ANNA)
+    anna.post(f"/g/{game.pk}/roll", {"act": "roll", "v": game.version})
+    first = last_roll(game)
+    anna.post(f"/g/{game.pk}/roll", {"act": "keep", "keep": [0], "v": game.version})
+    second = last_roll(game)
+    page = anna.get(f"/g/{game.pk}/").content.decode()
+    tray = page[page.index('class="dice-tray"') :]
+    drawn = re.findall(r'<svg class="die( [a-z ]+)?"[^>]*aria-label="(\d)">(.*?)</svg>', tray)
+    rolled = [(int(face), pips) for marks, face, pips in drawn if "rolling" in (marks or "")]
+    assert [face for face, _ in rolled] == second
+    assert all(pips.count("<circle") == face for face, pips in rolled)
+    set_aside = [int(face) for marks, face, _ in drawn if marks == " small"]
+    assert set_aside[:1] == [first[0]]
+
+
 def test_a_watcher_and_the_wrong_seat_cannot_roll() -> None:
     game = make_game()
     assert Client().post(f"/g/{game.pk}/roll", {"act": "roll"}).status_code == 403
