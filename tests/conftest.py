@@ -221,16 +221,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def in_working_order(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     """The order in which the workers take the tests. pytest-xdist (`--dist worksteal`,
     scripts/test.sh) gives each worker an equal part of the list in turn (on two cores, the
-    first half and the second), and a worker that runs out takes half of what another has
-    left, from its end.
+    first half and the second); a worker that runs out takes half of what another has left,
+    from its end, but never the test it is running nor the one after it.
 
-    So the tests that mostly wait on real time (`waits`: a table's pace, a poll, a phone
-    going quiet) open the first part, one after another on one worker: run side by side, two
-    of them left both cores idle for seconds. Beside them, the second part opens with the
-    long ones (`slow`; a long test late in a worker's list would be left to run alone, since
-    the other worker takes work from the end), the browser's first, then the browser's
-    others: each keeps more than one core busy (Chromium, the live server and the test). The
-    many short ones come last, so that both workers end together; they keep pytest-django's
+    So every part opens with its share of the long tests and ends with short ones: a long
+    test near the end of a part is left to run alone while the other cores idle (12 s of one
+    core at the end of the SQLite pass, when all the long ones opened one part). The tests
+    that mostly wait on real time (`waits`: a table's pace, a poll, a phone going quiet)
+    open the first part, one after another on one worker: run side by side, two of them
+    left both cores idle for seconds. Beside them the other parts open with the long browser
+    tests (`slow` and `browser`), which each keep more than one core busy (Chromium, the
+    live server and the test). Then every part has its share of the other long ones, the
+    browser's others, and as many short ones as fill it; the short ones keep pytest-django's
     order (database tests, then transactional ones, then those without a database)."""
 
     def rank(item: pytest.Item) -> int:
@@ -244,9 +246,29 @@ def in_working_order(items: list[pytest.Item], workers: int) -> list[pytest.Item
     ranks: list[list[pytest.Item]] = [[] for _ in range(5)]
     for item in items:  # each rank keeps the order it was given
         ranks[rank(item)].append(item)
-    waiting, *heavy, rest = ranks
-    first = max(0, len(items) // max(workers, 2) - len(waiting))
-    return waiting + rest[:first] + [item for part in heavy for item in part] + rest[first:]
+    waiting, long_browser, long_other, browser, short = ranks
+    count = max(workers, 1)
+    # The browser's tests go to the parts without the waits (to the only part on one core).
+    beside_waits = list(range(1, count)) or [0]
+    parts: list[list[pytest.Item]] = [[] for _ in range(count)]
+    parts[0].extend(waiting)
+    for group, targets in (
+        (long_browser, beside_waits),
+        (long_other, list(range(count))),
+        (browser, beside_waits),
+    ):
+        for index, item in enumerate(group):
+            parts[targets[index % len(targets)]].append(item)
+    # Filled to the sizes pytest-xdist cuts the list into: each worker's share of what is left.
+    left = len(items)
+    for part, remaining in zip(parts, range(count, 0, -1), strict=True):
+        size = left // remaining
+        left -= size
+        filler = max(0, size - len(part))
+        part.extend(short[:filler])
+        del short[:filler]
+    parts[-1].extend(short)
+    return [item for part in parts for item in part]
 
 
 @pytest.fixture(scope="session")
