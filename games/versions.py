@@ -23,6 +23,9 @@ import psycopg
 CHANNEL = "thirty_versions"
 TRUST_SECONDS = 5.0
 RECONNECT_SECONDS = 1.0
+# How long the listener waits for a notification before it checks whether it is to stop:
+# `stop` waits up to this long (a notification itself arrives at once either way).
+STOP_CHECK_SECONDS = 0.2
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +117,7 @@ class VersionBoard:
                         for game_id, version in rows:
                             self.heard(game_id, int(version))
                     while not self._stop.is_set():
-                        for notify in conn.notifies(timeout=1.0):
+                        for notify in conn.notifies(timeout=STOP_CHECK_SECONDS):
                             game_id, _, version = notify.payload.rpartition(":")
                             self.heard(game_id, int(version))
             except (psycopg.Error, OSError, ValueError) as error:
