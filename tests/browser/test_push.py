@@ -225,7 +225,10 @@ def test_a_stream_the_server_refused_opens_again_with_the_first_poll_that_gets_t
     # its second, is refused three times: the browser's own try, then the extension's after
     # 0.5 s and 1 s. Its next is 2 s away, eight polls at this test's pace.
     refused_from = streams(asked)
-    restarting = lambda route: route.fulfill(status=502, body="Bad gateway")  # noqa: E731
+
+    def restarting(route: Any) -> None:
+        route.fulfill(status=502, body="Bad gateway")
+
     phone.route(LIVE, restarting)
     phone.route(EVENTS, restarting)
     wait_until(phone, lambda: streams(asked) >= refused_from + 3, seconds=15.0)
