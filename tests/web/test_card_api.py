@@ -150,8 +150,9 @@ def test_no_answer_ever_shows_a_card_of_another_hand(client: Client, seed: int) 
     phones: dict[int | None, Client] = {seat: CheckedClient() for seat in (1, 2)}
     host = CheckedClient()
     host.cookies[f"thirty_host_{game['id']}"] = game["host_key"]
-    viewers: dict[int | None, Client] = {None: CheckedClient(), 0: host}
-    viewers.update(phones)
+    # The seats look first at each version: the parts of the table every phone shares are
+    # then rendered for a seat's answer, and must still hold no hand for the watcher's.
+    viewers: dict[int | None, Client] = {**phones, 0: host, None: CheckedClient()}
     row = Game.objects.get(pk=game["id"])
     hands_seen_unclaimed = 0
     for _ in range(200):

@@ -6,11 +6,14 @@ update is built once per version from the engine's view for nobody (`view(None)`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.cache import add_never_cache_headers
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -72,7 +75,7 @@ class CardPages:
 
         def render_update(seat: int | None, viewer: Access) -> Update:
             table = _card_table(game, seat)
-            context = _card_context(request, game, table, viewer) | {"oob": True}
+            context = _card_context(request, game, table, viewer, oob=True)
             body = render(request, "games/card_update.html", context).content.decode()
             return Update(body, game.version, whole=True)
 
@@ -106,10 +109,11 @@ class CardPages:
         else:
             game.refresh_from_db()  # as it stands now: someone else may have moved
         table = _card_table(game, access.seat)
-        context = _card_context(request, game, table, access) | {"move_error": error}
+        context = _card_context(request, game, table, access, oob=bool(request.htmx))
+        context["move_error"] = error
         if not request.htmx:
             return render(request, "games/card_game.html", context, status=422)
-        context |= {"oob": True, "cooldown": error is None}
+        context["cooldown"] = error is None
         response = render(request, "games/card_update.html", context)
         response["X-Thirty-Version"] = str(game.version)
         add_never_cache_headers(response)
@@ -171,10 +175,40 @@ def _card_table(game: Game, seat: int | None) -> Table:
     )
 
 
-def _card_context(
-    request: HtmxHttpRequest, game: Game, table: Table, access: Access
+@dataclass(frozen=True)
+class PublicParts:
+    """What every phone shows of the table at a version, hand or no hand: its middle, seats
+    and latest moves (`table`), and the sheet, chart and seed below (`records`). They are
+    rendered from the watcher's view once per version, language and kind of answer (a whole
+    page, or an update whose chart waits until it is seen) and shared by every answer, a
+    seat's too, which adds only its status line and its own hand around them."""
+
+    table: SafeString
+    records: SafeString
+
+
+def _public_context(
+    request: HtmxHttpRequest, game: Game, table: Table, *, oob: bool
 ) -> dict[str, Any]:
-    return {
+    """`public`, the table's shared parts; `table`, the asker's, is used when it is the
+    watcher's (the host's is)."""
+
+    def build() -> PublicParts:
+        public = table if table.view.seat is None else _card_table(game, None)
+        context = {"game": game, "table": public, "oob": oob}
+        return PublicParts(
+            render_to_string("games/card_table_public.html", context, request),
+            render_to_string("games/card_records.html", context, request),
+        )
+
+    return {"public": cached(("card-public", game.pk, game.version, oob), build)}
+
+
+def _card_context(
+    request: HtmxHttpRequest, game: Game, table: Table, access: Access, *, oob: bool = False
+) -> dict[str, Any]:
+    return _public_context(request, game, table, oob=oob) | {
+        "oob": oob,
         "game": game,
         "table": table,
         "host": access.host,
