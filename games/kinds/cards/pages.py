@@ -19,7 +19,7 @@ from django.utils.translation import gettext_noop
 
 from games import store
 from games.access import Access
-from games.cache import cached
+from games.cache import cached, remembered
 from games.kinds import kind_of
 from games.kinds.cards import tournaments
 from games.kinds.cards.charts import render_card_chart
@@ -162,17 +162,32 @@ class CardPages:
 def _card_table(game: Game, seat: int | None) -> Table:
     """The table as `seat` may see it (None: any watcher), from the engine's view only."""
     state = tournaments.load_tournament(game)
-    seats = list(
-        Seat.objects.filter(game=game)
-        .order_by("position")
-        .values_list("name", "computer", "joined_at")
-    )
+    seats = _seats_at_version(game)
     return build_table(
         state.view(seat),
         [name for name, _, _ in seats],
         [computer for _, computer, _ in seats],
-        [joined is not None or computer for _, computer, joined in seats],
+        [claimed for _, _, claimed in seats],
     )
+
+
+def _seats_at_version(game: Game) -> tuple[tuple[str, bool, bool], ...]:
+    """Each seat's name, whether a computer plays it and whether it is taken, as the game
+    stands at its version: read once per process and version, for the seat's own table and
+    the shared parts alike. A seat is claimed, handed over or renamed only with a new
+    version. For reading a committed version, not inside a change."""
+
+    def read() -> tuple[tuple[str, bool, bool], ...]:
+        rows = Seat.objects.filter(game=game).order_by("position")
+        return tuple(
+            (name, computer, computer or joined is not None)
+            for name, computer, joined in rows.values_list("name", "computer", "joined_at")
+        )
+
+    seats: tuple[tuple[str, bool, bool], ...] = remembered(
+        ("card-seats", game.pk, game.version), read
+    )
+    return seats
 
 
 @dataclass(frozen=True)
