@@ -2,7 +2,8 @@
 seat's phone, and the chart and replay of the tokens deal by deal.
 
 A seat's hand is rendered only into that seat's own answers; every watcher's page and
-update is built once per version from the engine's view for nobody (`view(None)`)."""
+update is built once per version from the engine's view for nobody (`view(None)`), and so
+are the parts of the table that a seat's and the host's answers share (`PublicParts`)."""
 
 from __future__ import annotations
 
