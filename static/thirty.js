@@ -96,6 +96,12 @@
     if (url && query) stream.setAttribute("sse-connect", `${url.split("?")[0]}?${query}`);
   };
   document.body.addEventListener("htmx:afterSettle", syncStreamQuery);
+  // A change the stream tells only by its version (a rematch, say) while an update settles
+  // reaches no #live: the old one has gone, and htmx sets the new one up only after its
+  // settle delay. The stream's own listener heard the version all the same (`heard`): the
+  // page asks for it once the new #live is set up, not at the next poll, which a speaking
+  // stream holds back to one every SLOW_POLL_MS.
+  document.body.addEventListener("htmx:afterSettle", catchUp);
   // A stream the server answered with an error (its limit of streams per address, a proxy
   // whose app is restarting) is given up by the browser; the extension then tries again
   // after a wait that doubles with every refusal, up to 64 s, while the page polls. Once a
