@@ -120,6 +120,7 @@ def test_a_seat_s_phone_follows_the_rematch_in_its_own_seat(
     expect(host.locator("#seat-links")).to_contain_text("Ben")
 
 
+@pytest.mark.waits  # four seconds of a settle delay
 def test_a_rematch_told_while_an_update_settles_is_followed_all_the_same(
     open_browser: Callable[..., Any],
 ) -> None:
