@@ -25,8 +25,15 @@ from hypothesis import settings
 
 DEV_SHARE = 10
 
+# No example has a deadline (hypothesis's default is 200 ms): speed is measured in `make bench`,
+# never by a test, and an example held up that long on a busy machine (two workers and a
+# browser on two cores) would fail the run as "flaky" for nothing it checks.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 # Properties without a budget of their own try hypothesis's default of 100, so a tenth here.
-settings.register_profile("dev", max_examples=100 // DEV_SHARE)
+settings.register_profile(
+    "dev", parent=settings.get_profile("suite"), max_examples=100 // DEV_SHARE
+)
 
 
 def postgresql_pass() -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.template import Template
 
-import tests.budget  # registers the `dev` hypothesis profile before it is loaded
+import tests.budget  # the hypothesis profiles (no deadlines; `dev`), before one is loaded
 
 STRICT = os.getenv("THIRTY_STRICT") == "1"
 
