@@ -6,6 +6,7 @@ rows' own words (`Turn.data`) itself."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from django.db.models import F, Sum
 from django.db.models.functions import Coalesce
@@ -14,16 +15,29 @@ from games.cache import remembered
 from games.models import Cell, Game, Seat
 
 
-def seats_at_version(game: Game) -> tuple[tuple[int, str], ...]:
-    """Each seat's id and name, in seat order, as the game stands at its version. Read once
+class SeatAtVersion(NamedTuple):
+    id: int
+    name: str
+    computer: bool
+    claimed: bool  # a phone took it, or a computer plays it
+
+
+def seats_at_version(game: Game) -> tuple[SeatAtVersion, ...]:
+    """The seats in seat order as the game stands at its version, for every kind. Read once
     per process and version, however many parts of a page and followers' updates ask: a
-    name changes only with a new version (`merge_names`). For reading, not inside a change
-    that is still being written."""
+    seat is claimed, handed over or renamed only with a new version (`merge_names`). For
+    reading, not inside a change that is still being written."""
 
-    def read() -> tuple[tuple[int, str], ...]:
-        return tuple(Seat.objects.filter(game=game).order_by("position").values_list("id", "name"))
+    def read() -> tuple[SeatAtVersion, ...]:
+        rows = Seat.objects.filter(game=game).order_by("position")
+        return tuple(
+            SeatAtVersion(seat_id, name, computer, computer or joined is not None)
+            for seat_id, name, computer, joined in rows.values_list(
+                "id", "name", "computer", "joined_at"
+            )
+        )
 
-    seats: tuple[tuple[int, str], ...] = remembered(("seats", game.pk, game.version), read)
+    seats: tuple[SeatAtVersion, ...] = remembered(("seats", game.pk, game.version), read)
     return seats
 
 
@@ -41,12 +55,12 @@ def load_cells(game: Game) -> tuple[tuple[str, ...], list[tuple[int, tuple[int, 
     """The sheet as every kind of game writes it: the seats' names, and each row's number
     and cells in seat order (a dice turn's damage or points, a card deal's tokens given up)."""
     seats = seats_at_version(game)
-    index = {seat_id: position for position, (seat_id, _) in enumerate(seats)}
+    index = {seat.id: position for position, seat in enumerate(seats)}
     rows: dict[int, list[int]] = {}
     found = Cell.objects.filter(turn__game=game).order_by("turn__number")
     for number, seat_id, value in found.values_list("turn__number", "seat_id", "value"):
         rows.setdefault(number, [0] * len(seats))[index[seat_id]] = value
-    return tuple(name for _, name in seats), [(n, tuple(c)) for n, c in rows.items()]
+    return tuple(seat.name for seat in seats), [(n, tuple(c)) for n, c in rows.items()]
 
 
 def add_to_sums(cells: Iterable[tuple[int, int]]) -> None:

@@ -243,7 +243,7 @@ def turn_signal(game: Game) -> TurnSignal:
         if seat is None:
             return TurnSignal(None, "")
         seats = store.seats_at_version(game)
-        return TurnSignal(seat, seats[seat][1] if seat < len(seats) else "")
+        return TurnSignal(seat, seats[seat].name if seat < len(seats) else "")
 
     signal: TurnSignal = remembered(("turn-signal", game.pk, game.version), build)
     return signal

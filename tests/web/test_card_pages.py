@@ -160,6 +160,28 @@ def test_any_process_resumes_a_card_game_from_its_kept_state() -> None:
     assert tournaments.load_tournament(game).deal == written.deal
 
 
+def test_a_card_table_reads_its_seats_once_for_every_part_that_names_them() -> None:
+    """The table's seats, its turn signal and the sheet all name the seats: a worker that
+    has not drawn this version reads them in one statement for a watcher's page and update,
+    as the dice sheet does, and the same late in the tournament as early."""
+    from games import cache
+    from tests.statements import count_statements
+
+    game = create(Client(), ["Anna", "Robot", "Droid"], [False, True, True], tokens=5)
+    watcher = Client()
+    for _ in range(2):
+        for url in (f"/g/{game.pk}/", f"/g/{game.pk}/live?v=0"):
+            cache.clear()
+            with count_statements() as seen:
+                assert watcher.get(url).status_code == 200
+            seat_reads = [sql for sql in seen if 'FROM "games_seat"' in sql]
+            assert len(seat_reads) == 1, (url, seat_reads)
+        for _ in range(6):  # later in the tournament
+            game.refresh_from_db()
+            state = tournaments.load_tournament(game)
+            store.play(game.pk, 0, state.legal_moves()[0], version=game.version)
+
+
 PACED = re.compile(r'data-pace="move-(\d+)"')
 
 

@@ -20,14 +20,14 @@ from django.utils.translation import gettext_noop
 
 from games import store
 from games.access import Access
-from games.cache import cached, remembered
+from games.cache import cached
 from games.kinds import kind_of
 from games.kinds.cards import tournaments
 from games.kinds.cards.charts import render_card_chart
 from games.kinds.cards.describe import card_rules_summary
 from games.kinds.cards.replay import replay_step
 from games.kinds.cards.table import Table, build_table, parse_move
-from games.models import Game, Seat
+from games.models import Game
 from games.page_stream import Mark, Update
 from games.rules import RuleError
 from games.translate import rule_error_message
@@ -142,7 +142,7 @@ class CardPages:
         )
         if not stories:
             return redirect("game", game.pk)
-        names = [name for _, name in store.seats_at_version(game)]
+        names = [seat.name for seat in store.seats_at_version(game)]
         sums = [sum(story.record.cells[seat] for story in stories) for seat in range(len(names))]
         winners = kind_of(game).standing(game, sums).winners
         wanted = int_or_none(request.GET.get("deal"))
@@ -163,32 +163,13 @@ class CardPages:
 def _card_table(game: Game, seat: int | None) -> Table:
     """The table as `seat` may see it (None: any watcher), from the engine's view only."""
     state = tournaments.load_tournament(game)
-    seats = _seats_at_version(game)
+    seats = store.seats_at_version(game)
     return build_table(
         state.view(seat),
-        [name for name, _, _ in seats],
-        [computer for _, computer, _ in seats],
-        [claimed for _, _, claimed in seats],
+        [place.name for place in seats],
+        [place.computer for place in seats],
+        [place.claimed for place in seats],
     )
-
-
-def _seats_at_version(game: Game) -> tuple[tuple[str, bool, bool], ...]:
-    """Each seat's name, whether a computer plays it and whether it is taken, as the game
-    stands at its version: read once per process and version, for the seat's own table and
-    the shared parts alike. A seat is claimed, handed over or renamed only with a new
-    version. For reading a committed version, not inside a change."""
-
-    def read() -> tuple[tuple[str, bool, bool], ...]:
-        rows = Seat.objects.filter(game=game).order_by("position")
-        return tuple(
-            (name, computer, computer or joined is not None)
-            for name, computer, joined in rows.values_list("name", "computer", "joined_at")
-        )
-
-    seats: tuple[tuple[str, bool, bool], ...] = remembered(
-        ("card-seats", game.pk, game.version), read
-    )
-    return seats
 
 
 @dataclass(frozen=True)

@@ -165,12 +165,12 @@ def sheet_since(
     query and kept apart (`Sheet.earlier_rows`), for an update that shows the latest moves.
     """
     seats = store.seats_at_version(game)
-    names = [name for _, name in seats]
+    names = [seat.name for seat in seats]
     ruleset = rules_of(game)
     # The follower's last row is read with the new ones, in the same statement, to see that
     # it is still the game's: after an undo it is not.
     read = load_rows(
-        game, ruleset, [seat_id for seat_id, _ in seats], after=max(0, count - max(earlier, 1))
+        game, ruleset, [seat.id for seat in seats], after=max(0, count - max(earlier, 1))
     )
     if count:
         known = next((row.id for row in read if row.number == count), None)
@@ -203,8 +203,8 @@ def last_rows(sheet: Sheet, count: int) -> tuple[SheetRow, ...]:
     game = sheet.game
     seats = store.seats_at_version(game)
     after = max(0, sheet.turn_count - count)
-    stored = load_rows(game, sheet.ruleset, [seat_id for seat_id, _ in seats], after=after)
-    names = [name for _, name in seats]
+    stored = load_rows(game, sheet.ruleset, [seat.id for seat in seats], after=after)
+    names = [seat.name for seat in seats]
     # A row written since `sheet` was read is not part of it.
     return tuple(
         _sheet_row(game, row, names, sheet.ruleset)

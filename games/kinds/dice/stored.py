@@ -75,11 +75,11 @@ def load_snapshot(game: Game) -> Snapshot:
     with their cells."""
     ruleset = rules_of(game)
     seats = store.seats_at_version(game)
-    rows = load_rows(game, ruleset, [seat_id for seat_id, _ in seats])
+    rows = load_rows(game, ruleset, [seat.id for seat in seats])
     position = dice_rules.Position.start(ruleset, len(seats))
     for stored in rows:
         position = position.after(stored.row)
-    return Snapshot(game, tuple(name for _, name in seats), tuple(rows), position)
+    return Snapshot(game, tuple(seat.name for seat in seats), tuple(rows), position)
 
 
 def up_to(snapshot: Snapshot, count: int) -> Snapshot:
