@@ -19,13 +19,16 @@ class SeatAtVersion(NamedTuple):
     id: int
     name: str
     computer: bool
-    claimed: bool  # a phone took it, or a computer plays it
+    # A phone took it, or a computer plays it. Where seats are claimed (hidden hands), a
+    # claim is a new version; a dice seat's link opened is noted without one (`seat_joined`),
+    # so there this can lag until the next change.
+    claimed: bool
 
 
 def seats_at_version(game: Game) -> tuple[SeatAtVersion, ...]:
     """The seats in seat order as the game stands at its version, for every kind. Read once
     per process and version, however many parts of a page and followers' updates ask: a
-    seat is claimed, handed over or renamed only with a new version (`merge_names`). For
+    seat is renamed (`merge_names`), handed over or claimed only with a new version. For
     reading, not inside a change that is still being written."""
 
     def read() -> tuple[SeatAtVersion, ...]:
