@@ -63,7 +63,7 @@ from games.store.seats import (
     seat_joined,
 )
 from games.store.seeds import revealed_seed
-from games.store.sheet import cell_sums, load_cells, seats_at_version
+from games.store.sheet import cell_sums, load_cells, read_seats, seats_at_version
 from games.store.table_rolls import finish_waiting_roll, send_part
 
 __all__ = [
@@ -96,6 +96,7 @@ __all__ = [
     "name_by_day",
     "open_seat_link",
     "play",
+    "read_seats",
     "reissue_seat",
     "rematch_of",
     "rename_game",

@@ -25,22 +25,26 @@ class SeatAtVersion(NamedTuple):
     claimed: bool
 
 
+def read_seats(game: Game) -> tuple[SeatAtVersion, ...]:
+    """The seats in seat order as the database holds them now, in one statement: for an
+    answer given inside a change, whose version may still roll back."""
+    rows = Seat.objects.filter(game=game).order_by("position")
+    return tuple(
+        SeatAtVersion(seat_id, name, computer, computer or joined is not None)
+        for seat_id, name, computer, joined in rows.values_list(
+            "id", "name", "computer", "joined_at"
+        )
+    )
+
+
 def seats_at_version(game: Game) -> tuple[SeatAtVersion, ...]:
     """The seats in seat order as the game stands at its version, for every kind. Read once
     per process and version, however many parts of a page and followers' updates ask: a
     seat is renamed (`merge_names`), handed over or claimed only with a new version. For
-    reading, not inside a change that is still being written."""
-
-    def read() -> tuple[SeatAtVersion, ...]:
-        rows = Seat.objects.filter(game=game).order_by("position")
-        return tuple(
-            SeatAtVersion(seat_id, name, computer, computer or joined is not None)
-            for seat_id, name, computer, joined in rows.values_list(
-                "id", "name", "computer", "joined_at"
-            )
-        )
-
-    seats: tuple[SeatAtVersion, ...] = remembered(("seats", game.pk, game.version), read)
+    reading, not inside a change that is still being written (`read_seats` is)."""
+    seats: tuple[SeatAtVersion, ...] = remembered(
+        ("seats", game.pk, game.version), lambda: read_seats(game)
+    )
     return seats
 
 

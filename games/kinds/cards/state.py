@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games import store
 from games.kinds.cards import tournaments
-from games.models import Game, Seat
+from games.models import Game
 
 
 def card_state(game: Game, seat: int | None) -> dict[str, Any]:
@@ -13,14 +14,10 @@ def card_state(game: Game, seat: int | None) -> dict[str, Any]:
     numbered from 1. Only `view(seat)` is ever shown, so no hand but the seat's own."""
     view = tournaments.load_tournament(game).view(seat)
     data = view.to_dict(with_log=False)
-    rows = list(
-        Seat.objects.filter(game=game)
-        .order_by("position")
-        .values_list("name", "computer", "joined_at")
-    )
-    for entry, (name, computer, joined) in zip(data["seats"], rows, strict=True):
+    # Read now, not per version: the API answers a move from inside its change.
+    for entry, place in zip(data["seats"], store.read_seats(game), strict=True):
         entry["seat"] += 1
-        entry |= {"name": name, "computer": computer, "claimed": computer or joined is not None}
+        entry |= {"name": place.name, "computer": place.computer, "claimed": place.claimed}
     deal = data["deal"]
     deal["to_move"] = None if deal["to_move"] is None else deal["to_move"] + 1
     for record in data["deals"]:
